@@ -1,0 +1,73 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings for every target of our own: Swift 6 mode is the package default;
+/// warnings are errors.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "MediaCache",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .visionOS(.v1)],
+    products: [
+        .library(name: "MediaCache", targets: ["MediaCache"]),
+        .library(name: "MediaCacheTesting", targets: ["MediaCacheTesting"]),
+        .executable(name: "mediacache", targets: ["MediaCacheCLI"]),
+        .executable(name: "mediacache-benchmarks", targets: ["MediaCacheBenchmarks"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        .target(
+            name: "MediaCache",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MediaCacheTesting",
+            dependencies: ["MediaCache"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "MediaCacheCLI",
+            dependencies: [
+                "MediaCache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "MediaCacheCrashWriter",
+            dependencies: ["MediaCache"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "MediaCacheBenchmarks",
+            dependencies: ["MediaCache", "MediaCacheTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MediaCacheTests",
+            dependencies: [
+                "MediaCache",
+                "MediaCacheTesting",
+                "MediaCacheCrashWriter",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MediaCacheCLITests",
+            dependencies: ["MediaCacheCLI", "MediaCacheTesting"],
+            swiftSettings: strict
+        ),
+    ]
+)

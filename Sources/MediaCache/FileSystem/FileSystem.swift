@@ -1,0 +1,57 @@
+import Foundation
+
+/// The file operations the store performs, so tests can inject failures such as a full disk.
+///
+/// ``LocalFileSystem`` is the real implementation. Paths are absolute.
+public protocol FileSystem: Sendable {
+    /// Opens the file at `path` for reading and writing, creating it empty when missing.
+    func openFile(at path: String) throws(IOError) -> any RandomAccessFile
+    /// The size of the file at `path`, or `nil` when there is no such file.
+    func sizeOfFile(at path: String) throws(IOError) -> Int64?
+    /// Removes the file at `path`; a missing file is not an error.
+    func removeFile(at path: String) throws(IOError)
+    /// Creates the directory at `path` and its parents when missing.
+    func createDirectory(at path: String) throws(IOError)
+    /// The names of the entries in the directory at `path`.
+    func contentsOfDirectory(at path: String) throws(IOError) -> [String]
+}
+
+/// An open file that supports positional reads and writes from any thread.
+public protocol RandomAccessFile: Sendable {
+    /// Writes all of `bytes` starting at `offset`, extending the file (sparsely) as needed.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(IOError)
+    /// Reads up to `count` bytes starting at `offset`; fewer only at the end of the file.
+    func read(count: Int, at offset: Int64) throws(IOError) -> Data
+    /// Flushes written bytes to stable storage.
+    func synchronize() throws(IOError)
+    /// Cuts or extends the file to `length` bytes.
+    func truncate(to length: Int64) throws(IOError)
+    /// The current size of the file.
+    func size() throws(IOError) -> Int64
+    /// Releases the file; no other call may follow.
+    func close()
+}
+
+/// A failed file operation, with the operating system's error number.
+public struct IOError: Error, Hashable, CustomStringConvertible {
+    /// What was being done, such as `"write"` or `"open"`.
+    public var operation: String
+    /// The file the operation was on.
+    public var path: String
+    /// The `errno` value reported by the system.
+    public var code: Int32
+
+    /// Creates an I/O error.
+    public init(operation: String, path: String, code: Int32) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    /// Whether the device or the user's quota is full.
+    public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+
+    public var description: String {
+        "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
+    }
+}

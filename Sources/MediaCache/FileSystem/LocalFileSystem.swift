@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real file system, using positional POSIX I/O (`pread`/`pwrite`) so that one open
+/// file serves concurrent readers and writers without a shared seek position.
+public struct LocalFileSystem: FileSystem {
+    /// Creates the local file system.
+    public init() {}
+
+    public func openFile(at path: String) throws(IOError) -> any RandomAccessFile {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
+        return DescriptorFile(descriptor: descriptor, path: path)
+    }
+
+    public func sizeOfFile(at path: String) throws(IOError) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw IOError(operation: "stat", path: path, code: errno)
+        }
+        return Int64(info.st_size)
+    }
+
+    public func removeFile(at path: String) throws(IOError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw IOError(operation: "unlink", path: path, code: errno)
+        }
+    }
+
+    public func createDirectory(at path: String) throws(IOError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw IOError(operation: "mkdir", path: path, code: Self.code(of: error))
+        }
+    }
+
+    public func contentsOfDirectory(at path: String) throws(IOError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw IOError(operation: "readdir", path: path, code: Self.code(of: error))
+        }
+    }
+
+    private static func code(of error: any Error) -> Int32 {
+        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EIO
+    }
+}
+
+/// A file descriptor opened by ``LocalFileSystem``.
+private final class DescriptorFile: RandomAccessFile {
+    let descriptor: Int32
+    let path: String
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(IOError) {
+        var written = 0
+        while written < bytes.count {
+            let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw IOError(operation: "write", path: path, code: errno)
+            }
+            written += result
+        }
+    }
+
+    func read(count: Int, at offset: Int64) throws(IOError) -> Data {
+        var data = Data(count: count)
+        var filled = 0
+        let failure: Int32? = data.withUnsafeMutableBytes { buffer in
+            while filled < count {
+                let result = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if result == 0 { break }
+                filled += result
+            }
+            return nil
+        }
+        if let failure { throw IOError(operation: "read", path: path, code: failure) }
+        if filled < count { data.removeSubrange(filled..<count) }
+        return data
+    }
+
+    func synchronize() throws(IOError) {
+        guard fsync(descriptor) == 0 else { throw IOError(operation: "fsync", path: path, code: errno) }
+    }
+
+    func truncate(to length: Int64) throws(IOError) {
+        guard ftruncate(descriptor, off_t(length)) == 0 else {
+            throw IOError(operation: "truncate", path: path, code: errno)
+        }
+    }
+
+    func size() throws(IOError) -> Int64 {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw IOError(operation: "fstat", path: path, code: errno) }
+        return Int64(info.st_size)
+    }
+
+    func close() {
+        _ = systemClose(descriptor)
+    }
+}
+
+#if canImport(Darwin)
+private let systemClose = Darwin.close
+#elseif canImport(Glibc)
+private let systemClose = Glibc.close
+#elseif canImport(Musl)
+private let systemClose = Musl.close
+#endif

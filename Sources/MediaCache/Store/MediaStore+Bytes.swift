@@ -1,0 +1,91 @@
+import Foundation
+
+extension MediaStore {
+    /// Writes bytes of generation `generation` of `key` at `offset`.
+    ///
+    /// The bytes are readable in this process as soon as this returns and recorded in the
+    /// index with the next commit. A failed write records nothing.
+    ///
+    /// - Throws: ``MediaStoreError/staleGeneration(key:written:current:)`` when the resource
+    ///   moved to a new generation, ``MediaStoreError/beyondEnd(key:range:totalLength:)`` past
+    ///   the known length, ``MediaStoreError/diskFull(key:underlying:)`` when the disk is full.
+    public func write(_ bytes: Data, at offset: Int64, to key: ResourceKey, generation: Generation) throws(MediaStoreError) {
+        guard !bytes.isEmpty else { return }
+        let range = ByteRange(offset: offset, length: Int64(bytes.count))
+        let slot = try slot(for: key)
+        try slot.io.withSharedLock { () throws(MediaStoreError) in
+            try slot.state.withLock { state throws(MediaStoreError) in
+                guard !state.isRemoved else { throw .unknownResource(key) }
+                guard state.generation == generation else {
+                    throw .staleGeneration(key: key, written: generation, current: state.generation)
+                }
+                if let length = state.info.totalLength, range.upperBound > length {
+                    throw .beyondEnd(key: key, range: range, totalLength: length)
+                }
+            }
+            try slot.withFile(on: fileSystem) { file throws(IOError) in
+                try bytes.withUnsafeBytes { buffer in Result { () throws(IOError) in try file.write(buffer, at: offset) } }.get()
+            }
+            let now = clock.now()
+            slot.state.withLock { state in
+                state.pending.insert(range)
+                state.available.insert(range)
+                state.lastAccess = now
+                state.unrecordedAccess = now
+            }
+        }
+        noteUnrecordedChange(bytes: range.length)
+    }
+
+    /// Reads `range` of `key`, which must be entirely available.
+    ///
+    /// - Parameter generation: When given, the read fails unless the resource still has it.
+    /// - Throws: ``MediaStoreError/notCached(key:missing:)`` naming the missing ranges.
+    public func read(_ range: ByteRange, from key: ResourceKey, generation: Generation? = nil) throws(MediaStoreError) -> Data {
+        let slot = try slot(for: key)
+        let data = try slot.io.withSharedLock { () throws(MediaStoreError) -> Data in
+            try slot.state.withLock { state throws(MediaStoreError) in
+                guard !state.isRemoved else { throw .unknownResource(key) }
+                if let generation, generation != state.generation {
+                    throw .staleGeneration(key: key, written: generation, current: state.generation)
+                }
+                let missing = state.available.gaps(in: range)
+                guard missing.isEmpty else { throw .notCached(key: key, missing: missing) }
+            }
+            return try slot.withFile(on: fileSystem) { file throws(IOError) in
+                try file.read(count: Int(range.length), at: range.lowerBound)
+            }
+        }
+        guard data.count == range.length else {
+            let lost = ByteRange(range.lowerBound + Int64(data.count), range.upperBound)
+            try dropSpans(from: lost.lowerBound, of: slot)
+            throw .dataMissing(key: key, range: lost)
+        }
+        noteAccess(to: slot)
+        return data
+    }
+
+    private func noteAccess(to slot: ResourceSlot) {
+        let now = clock.now()
+        slot.state.withLock { state in
+            state.lastAccess = now
+            state.unrecordedAccess = now
+        }
+        noteUnrecordedChange(bytes: 0)
+    }
+
+    /// Forgets every span at or past `offset`: the data file ends there.
+    private func dropSpans(from offset: Int64, of slot: ResourceSlot) throws(MediaStoreError) {
+        try slot.io.withExclusiveLock { () throws(MediaStoreError) in
+            try indexOperation("drop lost spans") { try index.truncateSpans(of: slot.id, to: offset) }
+            slot.state.withLock { state in
+                let lost = ByteRange(offset, Int64.max)
+                state.committed.remove(lost)
+                state.pending.remove(lost)
+                state.available.remove(lost)
+            }
+        }
+        configuration.logger.warning("data file shorter than its index; spans dropped",
+                                     metadata: ["key": "\(slot.key)", "from": "\(offset)"])
+    }
+}

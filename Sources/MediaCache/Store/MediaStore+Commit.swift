@@ -1,0 +1,116 @@
+import Foundation
+
+extension MediaStore {
+    /// Flushes written data files and records their spans and access times in the index, then
+    /// applies the eviction policy.
+    ///
+    /// Runs on its own by size and by time; call it to make everything written so far durable.
+    /// A resource whose file cannot be flushed keeps its spans pending and the others are
+    /// recorded; the first such failure is then thrown.
+    public func commit() throws(MediaStoreError) {
+        try commitPending()
+        try evict()
+    }
+
+    /// Commits when a batch is full or, with `onTimer`, when anything is unrecorded.
+    ///
+    /// Writes check the batch size inline; the flusher task calls this once per
+    /// ``StoreConfiguration/commitInterval`` with `onTimer`, so nothing waits longer than that.
+    func commitIfDue(onTimer: Bool) {
+        let due = schedule.withLock { schedule in
+            schedule.firstUnrecordedChange != nil
+                && (onTimer || schedule.pendingBytes >= configuration.commitBatchBytes)
+        }
+        guard due else { return }
+        do {
+            try commit()
+        } catch .closed {
+            return
+        } catch {
+            configuration.logger.error("commit failed; spans stay pending", metadata: ["error": "\(error)"])
+        }
+    }
+
+    func noteUnrecordedChange(bytes: Int64) {
+        let now = clock.now()
+        schedule.withLock { schedule in
+            schedule.pendingBytes += bytes
+            if schedule.firstUnrecordedChange == nil { schedule.firstUnrecordedChange = now }
+        }
+        commitIfDue(onTimer: false)
+    }
+
+    /// One resource's share of a commit, taken under its lock.
+    private struct Snapshot {
+        var slot: ResourceSlot
+        var generation: Generation
+        var pending: ByteRangeSet
+        var merged: [ByteRange]
+        var access: Date?
+    }
+
+    func commitPending() throws(MediaStoreError) {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        schedule.withLock { $0 = CommitSchedule() }
+        let slots = catalog.withLock { Array($0.slots.values) }
+        var firstFailure: MediaStoreError?
+        var snapshots: [Snapshot] = []
+        for slot in slots {
+            var snapshot = slot.state.withLock { state in
+                var combined = state.committed
+                combined.formUnion(state.pending)
+                let merged = state.pending.ranges.compactMap { combined.range(containing: $0.lowerBound) }
+                return Snapshot(slot: slot, generation: state.generation, pending: state.pending,
+                                merged: Array(Set(merged)).sorted { $0.lowerBound < $1.lowerBound },
+                                access: state.unrecordedAccess)
+            }
+            guard !snapshot.pending.isEmpty || snapshot.access != nil else { continue }
+            if !snapshot.pending.isEmpty {
+                do {
+                    try slot.io.withSharedLock { () throws(MediaStoreError) in
+                        try slot.withFile(on: fileSystem) { file throws(IOError) in try file.synchronize() }
+                    }
+                } catch {
+                    firstFailure = firstFailure ?? error
+                    snapshot.pending = ByteRangeSet()
+                    snapshot.merged = []
+                }
+            }
+            snapshots.append(snapshot)
+        }
+        var commit = StoreIndex.Commit()
+        for snapshot in snapshots {
+            if !snapshot.merged.isEmpty {
+                commit.spans.append(.init(id: snapshot.slot.id, generation: snapshot.generation, merged: snapshot.merged))
+            }
+            if let access = snapshot.access { commit.accessTimes[snapshot.slot.id] = access }
+        }
+        let recorded: Set<Int64>
+        do {
+            recorded = try indexOperation("commit") { try index.record(commit) }
+        } catch {
+            rescheduleAfterFailure()
+            throw error
+        }
+        for snapshot in snapshots {
+            snapshot.slot.state.withLock { state in
+                if state.unrecordedAccess == snapshot.access { state.unrecordedAccess = nil }
+                guard recorded.contains(snapshot.slot.id), state.generation == snapshot.generation else { return }
+                state.committed.formUnion(snapshot.pending)
+                for range in snapshot.pending.ranges { state.pending.remove(range) }
+            }
+            snapshot.slot.closeFileIfIdle()
+        }
+        if let firstFailure {
+            rescheduleAfterFailure()
+            throw firstFailure
+        }
+    }
+
+    /// Keeps what stayed pending due for the next timed commit.
+    private func rescheduleAfterFailure() {
+        let now = clock.now()
+        schedule.withLock { $0.firstUnrecordedChange = $0.firstUnrecordedChange ?? now }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+extension MediaStore {
+    /// Drops every cached byte of `key` and moves it to a new generation, keeping its
+    /// content information; use when the content is known to have changed.
+    ///
+    /// - Returns: The new generation.
+    @discardableResult
+    public func invalidate(_ key: ResourceKey) throws(MediaStoreError) -> Generation {
+        let slot = try slot(for: key)
+        return try startNewGeneration(of: slot, info: slot.state.withLock(\.info))
+    }
+
+    /// The index forgets the spans first, then the file is cut: a crash in between leaves
+    /// bytes the index does not claim, never the reverse.
+    func startNewGeneration(of slot: ResourceSlot, info: ContentInfo) throws(MediaStoreError) -> Generation {
+        try slot.io.withExclusiveLock { () throws(MediaStoreError) -> Generation in
+            let (current, isRemoved) = slot.state.withLock { ($0.generation, $0.isRemoved) }
+            guard !isRemoved else { throw .unknownResource(slot.key) }
+            let next = current.next
+            try indexOperation("start generation") { try index.startGeneration(next, id: slot.id, info: info) }
+            slot.state.withLock { state in
+                state.generation = next
+                state.info = info
+                state.committed = ByteRangeSet()
+                state.pending = ByteRangeSet()
+                state.available = ByteRangeSet()
+            }
+            do {
+                try slot.withFile(on: fileSystem) { file throws(IOError) in try file.truncate(to: 0) }
+            } catch {
+                configuration.logger.warning("could not cut data file of a changed resource",
+                                             metadata: ["key": "\(slot.key)", "error": "\(error)"])
+            }
+            configuration.logger.info("content changed", metadata: ["key": "\(slot.key)", "generation": "\(next)"])
+            return next
+        }
+    }
+
+    /// Removes `key` and its data file. Readers still holding it get
+    /// ``MediaStoreError/unknownResource(_:)``.
+    public func remove(_ key: ResourceKey) throws(MediaStoreError) {
+        try catalog.withLock { catalog throws(MediaStoreError) in
+            guard !catalog.isClosed else { throw .closed }
+            let id: Int64
+            if let slot = catalog.slots[key] {
+                id = slot.id
+                try slot.io.withExclusiveLock { () throws(MediaStoreError) in
+                    try indexOperation("remove resource") { try index.deleteResource(id: id) }
+                    slot.retire()
+                }
+                catalog.slots[key] = nil
+            } else {
+                guard let resource = try indexOperation("find resource", { try index.resource(for: key) }) else {
+                    throw .unknownResource(key)
+                }
+                id = resource.id
+                try indexOperation("remove resource") { try index.deleteResource(id: id) }
+            }
+            removeDataFile(id: id)
+        }
+    }
+
+    /// Removes every resource, or every unpinned one when `includingPinned` is false.
+    ///
+    /// - Returns: The number of resources removed.
+    @discardableResult
+    public func removeAll(includingPinned: Bool = true) throws(MediaStoreError) -> Int {
+        let keys = try entries().filter { includingPinned || !$0.isPinned }.map(\.key)
+        for key in keys { try remove(key) }
+        return keys.count
+    }
+
+    /// Pins `key` (an offline download: never evicted) or unpins it.
+    public func setPinned(_ pinned: Bool, for key: ResourceKey) throws(MediaStoreError) {
+        let slot = try slot(for: key)
+        try indexOperation("pin") { try index.setPinned(pinned, id: slot.id) }
+        slot.state.withLock { $0.isPinned = pinned }
+    }
+
+    /// A failed unlink only leaves an orphan file, which the next open removes.
+    func removeDataFile(id: Int64) {
+        do {
+            try fileSystem.removeFile(at: dataPath(for: id))
+        } catch {
+            configuration.logger.warning("could not remove data file", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// The crash-safe sparse media store: one sparse data file per resource and a SQLite index
+/// of the byte spans each holds.
+///
+/// Bytes written land in the data file at once and are readable in this process at once; they
+/// are recorded in the index only after the data file was flushed, in batches (by size, by
+/// time and on ``close()``). After a crash the index may know less than the files hold, never
+/// more. One store owns a directory at a time.
+///
+/// ```swift
+/// let store = try MediaStore.open(at: "/var/cache/app/media")
+/// let url = URL(string: "https://cdn.example/clip.mp4")!
+/// let generation = try store.setContentInfo(ContentInfo(totalLength: 1_000_000, mimeType: "video/mp4"), for: url)
+/// let key = store.key(for: url)
+/// try store.write(chunk, at: 0, to: key, generation: generation)
+/// let header = try store.read(ByteRange(0, 1024), from: key)
+/// try store.close()
+/// ```
+public final class MediaStore: Sendable {
+    struct Catalog {
+        var slots: [ResourceKey: ResourceSlot] = [:]
+        var leases: [ResourceKey: Int] = [:]
+        var isClosed = false
+    }
+
+    struct CommitSchedule {
+        var pendingBytes: Int64 = 0
+        var firstUnrecordedChange: Date?
+    }
+
+    /// The cache directory.
+    public let directory: String
+    /// The configuration the store was opened with.
+    public let configuration: StoreConfiguration
+
+    let index: StoreIndex
+    let catalog = Locked(Catalog())
+    let schedule = Locked(CommitSchedule())
+    let commitLock = NSLock()
+    private let lock: DirectoryLock
+    private let flusher = Locked<Task<Void, Never>?>(nil)
+
+    var fileSystem: any FileSystem { configuration.fileSystem }
+    var clock: any MediaCacheClock { configuration.clock }
+    var dataDirectory: String { directory + "/data" }
+
+    private init(directory: String, configuration: StoreConfiguration, lock: DirectoryLock, index: StoreIndex) {
+        self.directory = directory
+        self.configuration = configuration
+        self.lock = lock
+        self.index = index
+    }
+
+    /// Opens (creating when needed) the store in `directory`, takes ownership of it, reconciles
+    /// the index with the data files and applies the eviction policy.
+    ///
+    /// - Throws: ``MediaStoreError/directoryInUse(path:ownerPID:)`` when another store owns it.
+    public static func open(
+        at directory: String,
+        configuration: StoreConfiguration = StoreConfiguration()
+    ) throws(MediaStoreError) -> MediaStore {
+        let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        do {
+            try configuration.fileSystem.createDirectory(at: directory + "/data")
+        } catch {
+            throw MediaStoreError(error, key: nil)
+        }
+        let lock = try DirectoryLock.acquire(directory: directory)
+        let index: StoreIndex
+        do {
+            index = try StoreIndex(path: directory + "/index.sqlite")
+        } catch {
+            lock.release()
+            throw .index(operation: "open", underlying: error)
+        }
+        let store = MediaStore(directory: directory, configuration: configuration, lock: lock, index: index)
+        do {
+            try store.reconcile()
+            try store.evict()
+        } catch {
+            try? store.close()
+            throw error
+        }
+        store.startFlusher()
+        return store
+    }
+
+    /// The key `url` is stored under, from the configured normaliser.
+    public func key(for url: URL) -> ResourceKey {
+        configuration.keyNormalizer.key(for: url)
+    }
+
+    /// The stored resource for `key`, or `nil` when none is stored.
+    public func record(for key: ResourceKey) throws(MediaStoreError) -> ResourceRecord? {
+        guard let slot = try existingSlot(for: key) else { return nil }
+        return slot.state.withLock { state in
+            ResourceRecord(key: key, url: slot.url, contentInfo: state.info, generation: state.generation,
+                           isPinned: state.isPinned, available: state.available)
+        }
+    }
+
+    /// The byte ranges of `key` that can be read now (the in-process watermark).
+    public func availableRanges(for key: ResourceKey) throws(MediaStoreError) -> ByteRangeSet {
+        try record(for: key)?.available ?? ByteRangeSet()
+    }
+
+    /// Records what the origin said about `url`, creating the resource when new.
+    ///
+    /// When `info` describes a different version than the one stored (see
+    /// ``ContentInfo/isDifferentVersion(from:)``) the resource moves to a new generation and
+    /// its cached bytes are dropped. Fields `info` leaves unset keep their stored values.
+    ///
+    /// - Returns: The generation that bytes of this content must be written with.
+    @discardableResult
+    public func setContentInfo(_ info: ContentInfo, for url: URL) throws(MediaStoreError) -> Generation {
+        let key = key(for: url)
+        if let length = info.totalLength, length <= 0 {
+            throw .invalidContentInfo(key: key, reason: "total length \(length) is not positive")
+        }
+        let slot = try slot(for: key, creatingFrom: url, info: info)
+        let (stored, generation) = slot.state.withLock { ($0.info, $0.generation) }
+        if stored.isDifferentVersion(from: info) {
+            return try startNewGeneration(of: slot, info: info)
+        }
+        let merged = stored.merged(with: info)
+        guard merged != stored else { return generation }
+        try indexOperation("update content info") { try index.updateContentInfo(id: slot.id, info: merged) }
+        slot.state.withLock { $0.info = merged }
+        return generation
+    }
+
+    /// Keeps `key` from eviction until the returned lease ends.
+    ///
+    /// Loaders hold a lease while a reader or a fetch is active on the resource.
+    public func beginUse(of key: ResourceKey) -> StoreLease {
+        catalog.withLock { $0.leases[key, default: 0] += 1 }
+        return StoreLease { [self] in
+            catalog.withLock { catalog in
+                let count = (catalog.leases[key] ?? 1) - 1
+                catalog.leases[key] = count > 0 ? count : nil
+            }
+        }
+    }
+
+    /// Records pending spans and access times, then releases the directory. Later calls throw
+    /// ``MediaStoreError/closed``.
+    public func close() throws(MediaStoreError) {
+        flusher.withLock { $0?.cancel() }
+        let wasClosed = catalog.withLock { catalog in
+            defer { catalog.isClosed = true }
+            return catalog.isClosed
+        }
+        guard !wasClosed else { return }
+        defer {
+            let slots = catalog.withLock { catalog in
+                defer { catalog.slots = [:] }
+                return Array(catalog.slots.values)
+            }
+            for slot in slots { slot.io.withExclusiveLock { slot.retire() } }
+            try? index.close()
+            lock.release()
+        }
+        try commitPending()
+    }
+
+    deinit {
+        try? close()
+    }
+
+    private func startFlusher() {
+        let interval = configuration.commitInterval
+        let clock = clock
+        let task = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: interval) } catch { return }
+                guard let store = self else { return }
+                store.commitIfDue(onTimer: true)
+            }
+        }
+        flusher.withLock { $0 = task }
+    }
+
+    func indexOperation<Result>(_ operation: String, _ body: () throws -> Result) throws(MediaStoreError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw .index(operation: operation, underlying: error)
+        }
+    }
+
+    func dataPath(for id: Int64) -> String {
+        "\(dataDirectory)/\(id).data"
+    }
+}
+
+extension ContentInfo {
+    /// `self` updated with every field `newer` sets; range support always follows `newer`.
+    func merged(with newer: ContentInfo) -> ContentInfo {
+        ContentInfo(totalLength: newer.totalLength ?? totalLength, mimeType: newer.mimeType ?? mimeType,
+                    acceptsRanges: newer.acceptsRanges, etag: newer.etag ?? etag,
+                    lastModified: newer.lastModified ?? lastModified)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The in-memory state of one stored resource while this process uses it.
+///
+/// Lock order: the store's catalog, then ``io``, then ``state``. Byte reads and writes hold
+/// ``io`` shared; changing the generation or removing the resource holds it exclusively, so
+/// no write of an old generation can land after the file was cut for a new one.
+final class ResourceSlot: Sendable {
+    struct State {
+        var info: ContentInfo
+        var generation: Generation
+        var isPinned: Bool
+        /// Spans recorded in the index.
+        var committed: ByteRangeSet
+        /// Spans written to the data file but not yet recorded.
+        var pending = ByteRangeSet()
+        /// `committed ∪ pending`: what readers in this process may read (the watermark).
+        var available: ByteRangeSet
+        /// The latest access not yet recorded in the index.
+        var unrecordedAccess: Date?
+        var lastAccess: Date
+        var isRemoved = false
+        var file: (any RandomAccessFile)?
+        var fileUsers = 0
+    }
+
+    let id: Int64
+    let key: ResourceKey
+    let url: String
+    let path: String
+    let io = ReadWriteLock()
+    let state: Locked<State>
+
+    init(resource: StoreIndex.Resource, committed: ByteRangeSet, path: String) {
+        id = resource.id
+        key = resource.key
+        url = resource.url
+        self.path = path
+        state = Locked(State(info: resource.info, generation: resource.generation, isPinned: resource.isPinned,
+                             committed: committed, available: committed, lastAccess: resource.lastAccess))
+    }
+
+    /// Runs `body` with the open data file, opening it on first use.
+    func withFile<Result>(
+        on fileSystem: any FileSystem,
+        _ body: (any RandomAccessFile) throws(IOError) -> Result
+    ) throws(MediaStoreError) -> Result {
+        let file = try state.withLock { state throws(MediaStoreError) -> any RandomAccessFile in
+            guard !state.isRemoved else { throw MediaStoreError.unknownResource(key) }
+            if state.file == nil {
+                do throws(IOError) { state.file = try fileSystem.openFile(at: path) } catch { throw MediaStoreError(error, key: key) }
+            }
+            state.fileUsers += 1
+            return state.file!
+        }
+        defer { state.withLock { $0.fileUsers -= 1 } }
+        do throws(IOError) { return try body(file) } catch { throw MediaStoreError(error, key: key) }
+    }
+
+    /// Closes the data file when nobody is using it and nothing written awaits a commit.
+    func closeFileIfIdle() {
+        state.withLock { state in
+            guard state.fileUsers == 0, state.pending.isEmpty, let file = state.file else { return }
+            file.close()
+            state.file = nil
+        }
+    }
+
+    /// Marks the slot removed and closes its file; the caller holds ``io`` exclusively.
+    func retire() {
+        state.withLock { state in
+            state.isRemoved = true
+            state.file?.close()
+            state.file = nil
+        }
+    }
+}
+
+extension MediaStoreError {
+    /// Classifies a file error as a full disk or another I/O failure.
+    init(_ error: IOError, key: ResourceKey?) {
+        self = error.isDiskFull ? .diskFull(key: key, underlying: error) : .io(key: key, underlying: error)
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+
+/// The SQLite index of a store: which resources exist, what the origin said about them, and
+/// which byte spans of each are durably on disk. All statements are plain SQL.
+final class StoreIndex: Sendable {
+    /// A resource row.
+    struct Resource {
+        var id: Int64
+        var key: ResourceKey
+        var url: String
+        var info: ContentInfo
+        var generation: Generation
+        var isPinned: Bool
+        var lastAccess: Date
+    }
+
+    /// Spans and access times to record in one transaction.
+    struct Commit {
+        struct Spans {
+            var id: Int64
+            var generation: Generation
+            /// The merged spans that now cover the new bytes; each replaces the spans inside it.
+            var merged: [ByteRange]
+        }
+        var spans: [Spans] = []
+        var accessTimes: [Int64: Date] = [:]
+    }
+
+    private let pool: DatabasePool
+
+    init(path: String) throws {
+        pool = try DatabasePool(path: path)
+        try Self.migrator.migrate(pool)
+    }
+
+    func close() throws {
+        try pool.close()
+    }
+
+    // MARK: Resources
+
+    func resource(for key: ResourceKey) throws -> Resource? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM resource WHERE key = ?", arguments: [key.rawValue]).map(Self.resource)
+        }
+    }
+
+    func insertResource(key: ResourceKey, url: String, info: ContentInfo, now: Date) throws -> Resource {
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO resource (key, url, total_length, mime_type, accepts_ranges, etag, last_modified,
+                                          generation, pinned, last_access)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+                    """,
+                arguments: [key.rawValue, url, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
+                            info.lastModified, Generation.initial.value, now.timeIntervalSince1970])
+            return Resource(id: db.lastInsertedRowID, key: key, url: url, info: info,
+                            generation: .initial, isPinned: false, lastAccess: now)
+        }
+    }
+
+    func updateContentInfo(id: Int64, info: ContentInfo) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE resource SET total_length = ?, mime_type = ?, accepts_ranges = ?, etag = ?, last_modified = ?
+                    WHERE id = ?
+                    """,
+                arguments: [info.totalLength, info.mimeType, info.acceptsRanges, info.etag, info.lastModified, id])
+        }
+    }
+
+    /// Moves the resource to `generation` with `info`, forgetting every span.
+    func startGeneration(_ generation: Generation, id: Int64, info: ContentInfo) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM span WHERE resource_id = ?", arguments: [id])
+            try db.execute(
+                sql: """
+                    UPDATE resource SET generation = ?, total_length = ?, mime_type = ?, accepts_ranges = ?, etag = ?,
+                                        last_modified = ?
+                    WHERE id = ?
+                    """,
+                arguments: [generation.value, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
+                            info.lastModified, id])
+        }
+    }
+
+    func setPinned(_ pinned: Bool, id: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE resource SET pinned = ? WHERE id = ?", arguments: [pinned, id])
+        }
+    }
+
+    func deleteResource(id: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM resource WHERE id = ?", arguments: [id])
+        }
+    }
+
+    func allResources() throws -> [Resource] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM resource ORDER BY last_access DESC, key").map(Self.resource)
+        }
+    }
+
+    // MARK: Spans
+
+    func spans(of id: Int64) throws -> ByteRangeSet {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT start, \"end\" FROM span WHERE resource_id = ? ORDER BY start",
+                                        arguments: [id])
+            return ByteRangeSet(rows.map { ByteRange($0["start"], $0["end"]) })
+        }
+    }
+
+    /// Cached bytes per resource id.
+    func cachedBytes() throws -> [Int64: Int64] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT resource_id, SUM(\"end\" - start) AS bytes FROM span GROUP BY resource_id")
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["resource_id"], $0["bytes"]) })
+        }
+    }
+
+    /// The end of the last span per resource id.
+    func spanEnds() throws -> [Int64: Int64] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT resource_id, MAX(\"end\") AS last FROM span GROUP BY resource_id")
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["resource_id"], $0["last"]) })
+        }
+    }
+
+    /// Records spans and access times atomically. Spans of a resource whose generation has
+    /// moved on are skipped; the ids of the resources whose spans were recorded are returned.
+    func record(_ commit: Commit) throws -> Set<Int64> {
+        try pool.write { db in
+            var recorded = Set<Int64>()
+            for entry in commit.spans {
+                let current = try Int64.fetchOne(db, sql: "SELECT generation FROM resource WHERE id = ?", arguments: [entry.id])
+                guard current == entry.generation.value else { continue }
+                for span in entry.merged {
+                    try db.execute(sql: "DELETE FROM span WHERE resource_id = ? AND start BETWEEN ? AND ?",
+                                   arguments: [entry.id, span.lowerBound, span.upperBound])
+                    try db.execute(sql: "INSERT INTO span (resource_id, start, \"end\") VALUES (?, ?, ?)",
+                                   arguments: [entry.id, span.lowerBound, span.upperBound])
+                }
+                recorded.insert(entry.id)
+            }
+            for (id, time) in commit.accessTimes {
+                try db.execute(sql: "UPDATE resource SET last_access = max(last_access, ?) WHERE id = ?",
+                               arguments: [time.timeIntervalSince1970, id])
+            }
+            return recorded
+        }
+    }
+
+    /// Drops every span byte at or past `length` for the resource: the data file ends there.
+    func truncateSpans(of id: Int64, to length: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM span WHERE resource_id = ? AND start >= ?", arguments: [id, length])
+            try db.execute(sql: "UPDATE span SET \"end\" = ? WHERE resource_id = ? AND \"end\" > ?",
+                           arguments: [length, id, length])
+        }
+    }
+
+    private static func resource(_ row: Row) -> Resource {
+        Resource(
+            id: row["id"],
+            key: ResourceKey(row["key"]),
+            url: row["url"],
+            info: ContentInfo(totalLength: row["total_length"], mimeType: row["mime_type"],
+                              acceptsRanges: row["accepts_ranges"], etag: row["etag"],
+                              lastModified: row["last_modified"]),
+            generation: Generation(row["generation"]),
+            isPinned: row["pinned"],
+            lastAccess: Date(timeIntervalSince1970: row["last_access"]))
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// A value guarded by a mutex, for synchronous hot paths where an actor hop would cost more
+/// than the work it protects.
+package final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: every access to `value` happens inside `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

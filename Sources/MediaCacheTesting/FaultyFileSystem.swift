@@ -1,0 +1,94 @@
+import Foundation
+import MediaCache
+
+/// The local file system with failures switched on and off by a test: a full disk, a failing
+/// flush, an unreadable file. Failures apply to paths containing a given text.
+///
+/// ```swift
+/// let files = FaultyFileSystem()
+/// configuration.fileSystem = files
+/// files.inject(.write, code: ENOSPC, pathContaining: "/data/")   // the disk is full
+/// files.healAll()
+/// ```
+public final class FaultyFileSystem: FileSystem {
+    /// The operations a fault can hit.
+    public enum Operation: Hashable, Sendable {
+        case open, write, read, synchronize, truncate
+    }
+
+    private struct Fault {
+        var operation: Operation
+        var code: Int32
+        var pathFragment: String
+    }
+
+    private let base = LocalFileSystem()
+    private let faults = Locked<[Fault]>([])
+
+    /// Creates a file system with no faults.
+    public init() {}
+
+    /// Makes `operation` fail with `code` on every path containing `pathContaining`.
+    public func inject(_ operation: Operation, code: Int32, pathContaining fragment: String = "") {
+        faults.withLock { $0.append(Fault(operation: operation, code: code, pathFragment: fragment)) }
+    }
+
+    /// Removes every fault.
+    public func healAll() {
+        faults.withLock { $0.removeAll() }
+    }
+
+    func check(_ operation: Operation, _ path: String) throws(IOError) {
+        let code = faults.withLock { faults in
+            faults.first { $0.operation == operation && path.contains($0.pathFragment) }?.code
+        }
+        if let code { throw IOError(operation: "\(operation)", path: path, code: code) }
+    }
+
+    public func openFile(at path: String) throws(IOError) -> any RandomAccessFile {
+        try check(.open, path)
+        return FaultyFile(base: try base.openFile(at: path), path: path, owner: self)
+    }
+
+    public func sizeOfFile(at path: String) throws(IOError) -> Int64? { try base.sizeOfFile(at: path) }
+    public func removeFile(at path: String) throws(IOError) { try base.removeFile(at: path) }
+    public func createDirectory(at path: String) throws(IOError) { try base.createDirectory(at: path) }
+    public func contentsOfDirectory(at path: String) throws(IOError) -> [String] {
+        try base.contentsOfDirectory(at: path)
+    }
+}
+
+private final class FaultyFile: RandomAccessFile {
+    let base: any RandomAccessFile
+    let path: String
+    let owner: FaultyFileSystem
+
+    init(base: any RandomAccessFile, path: String, owner: FaultyFileSystem) {
+        self.base = base
+        self.path = path
+        self.owner = owner
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(IOError) {
+        try owner.check(.write, path)
+        try base.write(bytes, at: offset)
+    }
+
+    func read(count: Int, at offset: Int64) throws(IOError) -> Data {
+        try owner.check(.read, path)
+        return try base.read(count: count, at: offset)
+    }
+
+    func synchronize() throws(IOError) {
+        try owner.check(.synchronize, path)
+        try base.synchronize()
+    }
+
+    func truncate(to length: Int64) throws(IOError) {
+        try owner.check(.truncate, path)
+        try base.truncate(to: length)
+    }
+
+    func size() throws(IOError) -> Int64 { try base.size() }
+    func close() { base.close() }
+}

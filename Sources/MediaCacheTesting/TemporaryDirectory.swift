@@ -1,0 +1,33 @@
+import Foundation
+
+/// A directory of its own for one test, removed by ``remove()``.
+public struct TemporaryDirectory: Sendable {
+    /// The directory's absolute path.
+    public let path: String
+
+    /// Creates a new, empty directory under the system's temporary directory.
+    public init(prefix: String = "mediacache-test") throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        path = base.path
+    }
+
+    /// The path of `name` inside the directory.
+    public func appending(_ name: String) -> String {
+        path + "/" + name
+    }
+
+    /// Deletes the directory and everything in it.
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// Where the package's executables are built, next to the running test bundle.
+public enum BuiltProducts {
+    /// The URL of the executable `name` built alongside the tests.
+    public static func executable(named name: String) -> URL {
+        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main
+        return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name)
+    }
+}

@@ -60,6 +60,7 @@ let package = Package(
                 "MediaCache",
                 "MediaCacheTesting",
                 "MediaCacheCrashWriter",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict

@@ -1,0 +1,192 @@
+import Foundation
+import MediaCache
+import MediaCacheTesting
+import Testing
+
+@Suite struct MediaStoreTests {
+    @Test func bytesRoundTripAndSurviveReopening() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        let ranges = [ByteRange(0, 1000), ByteRange(5000, 9000)]
+        var store = try fixture.open()
+        let (key, _) = try StoreFixture.fill(store, "a.mp4", length: 10_000, ranges: ranges)
+        #expect(try store.read(ByteRange(100, 900), from: key) == StoreFixture.pattern("a.mp4", ByteRange(100, 900)))
+        try store.close()
+
+        store = try fixture.open()
+        let record = try #require(try store.record(for: key))
+        #expect(record.available.ranges == ranges)
+        #expect(record.contentInfo.totalLength == 10_000)
+        #expect(record.contentInfo.etag == "\"v1\"")
+        #expect(try store.read(ByteRange(5000, 9000), from: key) == StoreFixture.pattern("a.mp4", ByteRange(5000, 9000)))
+        try store.close()
+    }
+
+    @Test func writtenBytesAreReadableBeforeTheyAreCommitted() throws {
+        let fixture = try StoreFixture { $0.commitBatchBytes = 1 << 30 }
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let (key, _) = try StoreFixture.fill(store, "a.mp4", length: 100, ranges: [ByteRange(0, 50)])
+        #expect(try store.read(ByteRange(0, 50), from: key) == StoreFixture.pattern("a.mp4", ByteRange(0, 50)))
+        #expect(try store.entries().first?.cachedBytes == 50)
+        try store.close()
+    }
+
+    @Test func missingBytesAreNamedPrecisely() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let (key, _) = try StoreFixture.fill(store, "a.mp4", length: 100, ranges: [ByteRange(0, 10), ByteRange(20, 30)])
+        #expect {
+            try store.read(ByteRange(0, 40), from: key)
+        } throws: { error in
+            guard case .notCached(_, let missing) = error as? MediaStoreError else { return false }
+            return missing == [ByteRange(10, 20), ByteRange(30, 40)]
+        }
+        #expect(throws: MediaStoreError.self) { try store.read(ByteRange(0, 1), from: ResourceKey("nope")) }
+        try store.close()
+    }
+
+    @Test func aChangedVersionDropsOldBytesAndRejectsLateWrites() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let (key, first) = try StoreFixture.fill(store, "a.mp4", length: 100, ranges: [ByteRange(0, 100)])
+        try store.commit()
+
+        let url = StoreFixture.url("a.mp4")
+        let second = try store.setContentInfo(ContentInfo(totalLength: 100, etag: "\"v2\""), for: url)
+        #expect(second == first.next)
+        #expect(try store.availableRanges(for: key).isEmpty)
+        #expect(try fixture.configuration.fileSystem.sizeOfFile(at: fixture.directory.path + "/data/1.data") == 0)
+        #expect {
+            try store.write(Data(count: 10), at: 0, to: key, generation: first)
+        } throws: { error in
+            guard case .staleGeneration(_, let written, let current) = error as? MediaStoreError else { return false }
+            return written == first && current == second
+        }
+        #expect(throws: MediaStoreError.self) { try store.read(ByteRange(0, 10), from: key, generation: first) }
+
+        // The same version again, described with fewer fields, keeps the bytes.
+        try store.write(StoreFixture.pattern("a.mp4", ByteRange(0, 10), etag: "\"v2\""), at: 0, to: key, generation: second)
+        #expect(try store.setContentInfo(ContentInfo(totalLength: 100), for: url) == second)
+        #expect(try store.availableRanges(for: key).ranges == [ByteRange(0, 10)])
+        try store.close()
+
+        let reopened = try fixture.open()
+        #expect(try reopened.record(for: key)?.generation == second)
+        #expect(try reopened.availableRanges(for: key).ranges == [ByteRange(0, 10)])
+        try reopened.close()
+    }
+
+    @Test func invalidContentInformationAndOverlongWritesAreRefused() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let url = StoreFixture.url("a.mp4")
+        #expect(throws: MediaStoreError.self) { try store.setContentInfo(ContentInfo(totalLength: 0), for: url) }
+        #expect(try store.entries().isEmpty)
+        let generation = try store.setContentInfo(ContentInfo(totalLength: 10), for: url)
+        #expect {
+            try store.write(Data(count: 5), at: 8, to: store.key(for: url), generation: generation)
+        } throws: { error in
+            guard case .beyondEnd = error as? MediaStoreError else { return false }
+            return true
+        }
+        #expect(try store.availableRanges(for: store.key(for: url)).isEmpty)
+        try store.close()
+    }
+
+    @Test func commitsHappenOnceABatchIsFull() throws {
+        let fixture = try StoreFixture { $0.commitBatchBytes = 100 }
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let (key, _) = try StoreFixture.fill(store, "a.mp4", length: 1000, ranges: [ByteRange(0, 60)])
+        #expect(try IndexReader(fixture).spans(of: key).isEmpty)
+        try StoreFixture.fill(store, "a.mp4", length: 1000, ranges: [ByteRange(60, 120)])
+        #expect(try IndexReader(fixture).spans(of: key) == [ByteRange(0, 120)])
+        try store.close()
+    }
+
+    @Test func commitsHappenWhenTheIntervalPasses() async throws {
+        let clock = ManualClock()
+        let fixture = try StoreFixture {
+            $0.clock = clock
+            $0.commitBatchBytes = 1 << 30
+            $0.commitInterval = .seconds(1)
+        }
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        await clock.waitForSleepers(1)
+        let (key, _) = try StoreFixture.fill(store, "a.mp4", length: 1000, ranges: [ByteRange(0, 10)])
+        #expect(try IndexReader(fixture).spans(of: key).isEmpty)
+        clock.advance(by: .seconds(1))
+        await clock.waitForSleepers(1)
+        #expect(try IndexReader(fixture).spans(of: key) == [ByteRange(0, 10)])
+        try store.close()
+    }
+
+    @Test func anotherOpenerIsToldWhichProcessOwnsTheDirectory() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        #expect {
+            try fixture.open()
+        } throws: { error in
+            guard case .directoryInUse(_, let pid) = error as? MediaStoreError else { return false }
+            return pid == ProcessInfo.processInfo.processIdentifier
+                && "\(error)".contains("process \(ProcessInfo.processInfo.processIdentifier)")
+        }
+        try store.close()
+        try fixture.open().close()
+    }
+
+    @Test func reopeningDropsSpansPastTheDataFileAndRemovesOrphans() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        var store = try fixture.open()
+        let (key, _) = try StoreFixture.fill(store, "a.mp4", length: 1000, ranges: [ByteRange(0, 300), ByteRange(500, 800)])
+        try store.close()
+        let dataFile = fixture.directory.path + "/data/1.data"
+        try #require(truncate(dataFile, 200) == 0)
+        let orphan = fixture.directory.path + "/data/99.data"
+        #expect(FileManager.default.createFile(atPath: orphan, contents: Data([1, 2, 3])))
+
+        store = try fixture.open()
+        #expect(try store.availableRanges(for: key).ranges == [ByteRange(0, 200)])
+        #expect(try IndexReader(fixture).spans(of: key) == [ByteRange(0, 200)])
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(try store.read(ByteRange(0, 200), from: key) == StoreFixture.pattern("a.mp4", ByteRange(0, 200)))
+        try store.close()
+    }
+
+    @Test func listingRemovingAndPinning() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let (a, _) = try StoreFixture.fill(store, "a.mp4", length: 1000, ranges: [ByteRange(0, 250)])
+        let (b, _) = try StoreFixture.fill(store, "b.mp4", length: 400, ranges: [ByteRange(0, 400)])
+        try store.setPinned(true, for: b)
+
+        let entries = try store.entries()
+        #expect(Set(entries.map(\.key)) == [a, b])
+        let entryA = try #require(entries.first { $0.key == a })
+        #expect(entryA.url == StoreFixture.url("a.mp4").absoluteString)
+        #expect(entryA.percentCached == 25)
+        #expect(entryA.isPinned == false)
+        #expect(entries.first { $0.key == b }?.isPinned == true)
+        let usage = try store.usage()
+        #expect(usage.entryCount == 2)
+        #expect(usage.pinnedCount == 1)
+        #expect(usage.cachedBytes == 650)
+        #expect(usage.pinnedBytes == 400)
+
+        #expect(try store.removeAll(includingPinned: false) == 1)
+        #expect(try store.entries().map(\.key) == [b])
+        try store.remove(b)
+        #expect(try store.entries().isEmpty)
+        #expect(throws: MediaStoreError.self) { try store.remove(b) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path + "/data").isEmpty)
+        try store.close()
+    }
+}

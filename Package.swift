@@ -46,7 +46,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MediaCacheCrashWriter",
-            dependencies: ["MediaCache"],
+            dependencies: ["MediaCache", "MediaCacheTesting"],
             swiftSettings: strict
         ),
         .executableTarget(

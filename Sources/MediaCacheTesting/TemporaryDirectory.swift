@@ -27,7 +27,15 @@ public struct TemporaryDirectory: Sendable {
 public enum BuiltProducts {
     /// The URL of the executable `name` built alongside the tests.
     public static func executable(named name: String) -> URL {
-        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main
-        return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name)
+        directory.appendingPathComponent(name)
+    }
+
+    /// On Apple platforms the tests are a `.xctest` bundle inside the products folder; on
+    /// Linux they are an executable there.
+    private static var directory: URL {
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        return (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent()
     }
 }

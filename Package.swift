@@ -67,7 +67,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheCLITests",
-            dependencies: ["MediaCacheCLI", "MediaCacheTesting"],
+            dependencies: ["MediaCacheCLI", "MediaCache", "MediaCacheTesting"],
             swiftSettings: strict
         ),
     ]

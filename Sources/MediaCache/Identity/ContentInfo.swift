@@ -76,4 +76,13 @@ public struct Generation: Hashable, Comparable, Sendable, Codable, CustomStringC
     public static func < (lhs: Generation, rhs: Generation) -> Bool { lhs.value < rhs.value }
 
     public var description: String { "g\(value)" }
+
+    public init(from decoder: any Decoder) throws {
+        value = try decoder.singleValueContainer().decode(Int64.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
 }

@@ -24,6 +24,50 @@ public struct StoreEntry: Hashable, Sendable, Codable {
         guard let totalLength, totalLength > 0 else { return nil }
         return Double(cachedBytes) * 100 / Double(totalLength)
     }
+
+    init(
+        key: ResourceKey, url: String, cachedBytes: Int64, totalLength: Int64?, mimeType: String?,
+        isPinned: Bool, lastAccess: Date, generation: Generation
+    ) {
+        self.key = key
+        self.url = url
+        self.cachedBytes = cachedBytes
+        self.totalLength = totalLength
+        self.mimeType = mimeType
+        self.isPinned = isPinned
+        self.lastAccess = lastAccess
+        self.generation = generation
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case key, url, cachedBytes, totalLength, percentCached, mimeType, isPinned, lastAccess, generation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decode(ResourceKey.self, forKey: .key)
+        url = try container.decode(String.self, forKey: .url)
+        cachedBytes = try container.decode(Int64.self, forKey: .cachedBytes)
+        totalLength = try container.decodeIfPresent(Int64.self, forKey: .totalLength)
+        mimeType = try container.decodeIfPresent(String.self, forKey: .mimeType)
+        isPinned = try container.decode(Bool.self, forKey: .isPinned)
+        lastAccess = try container.decode(Date.self, forKey: .lastAccess)
+        generation = try container.decode(Generation.self, forKey: .generation)
+    }
+
+    /// Encodes every field and ``percentCached``; absent values are written as `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(url, forKey: .url)
+        try container.encode(cachedBytes, forKey: .cachedBytes)
+        try container.encode(totalLength, forKey: .totalLength)
+        try container.encode(percentCached, forKey: .percentCached)
+        try container.encode(mimeType, forKey: .mimeType)
+        try container.encode(isPinned, forKey: .isPinned)
+        try container.encode(lastAccess, forKey: .lastAccess)
+        try container.encode(generation, forKey: .generation)
+    }
 }
 
 /// Totals over the whole store.

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `mediacache`: the caching proxy and the tools to inspect and manage its cache.
+@main
+struct MediaCacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mediacache",
+        abstract: "Cache streamed media on disk and serve it to any player.",
+        subcommands: [ServeCommand.self, ListCommand.self, RemoveCommand.self, ClearCommand.self, StatsCommand.self]
+    )
+}

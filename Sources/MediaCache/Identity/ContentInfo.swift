@@ -38,8 +38,9 @@ public struct ContentInfo: Hashable, Sendable, Codable {
     /// Whether `other` describes a different version of the content than `self`.
     ///
     /// Versions differ when both know the total length and the lengths differ, when both carry
-    /// an entity tag and the tags differ, or, lacking tags, when both carry `Last-Modified`
-    /// and the dates differ. Missing information never counts as a change.
+    /// an entity tag and the tags differ, or, when the tags cannot be compared (either side
+    /// lacks one), when both carry `Last-Modified` and the dates differ. Missing information
+    /// never counts as a change.
     public func isDifferentVersion(from other: ContentInfo) -> Bool {
         if let length = totalLength, let otherLength = other.totalLength, length != otherLength {
             return true

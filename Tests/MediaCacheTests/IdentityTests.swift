@@ -1,0 +1,38 @@
+import Foundation
+import MediaCache
+import Testing
+
+@Suite struct IdentityTests {
+    @Test func theDefaultKeyIsTheWholeURL() {
+        let url = URL(string: "https://cdn.test/a.mp4?token=1#t=3")!
+        #expect(CacheKeyNormalizer.wholeURL.key(for: url) == ResourceKey(url.absoluteString))
+    }
+
+    @Test func droppingSigningParametersKeepsTheOthersInOrder() {
+        let normalizer = CacheKeyNormalizer.droppingQueryItems(["token", "Expires"])
+        let first = URL(string: "https://cdn.test/v/a.mp4?q=hd&token=abc&Expires=1&lang=en")!
+        let second = URL(string: "https://cdn.test/v/a.mp4?token=xyz&q=hd&Expires=2&lang=en")!
+        #expect(normalizer.key(for: first).rawValue == "https://cdn.test/v/a.mp4?q=hd&lang=en")
+        #expect(normalizer.key(for: first) == normalizer.key(for: second))
+        #expect(normalizer.key(for: URL(string: "https://cdn.test/a.mp4?token=1")!).rawValue == "https://cdn.test/a.mp4")
+        #expect(normalizer.key(for: URL(string: "https://cdn.test/a.mp4?q=sd")!) != normalizer.key(for: first))
+    }
+
+    @Test func versionsDifferOnlyOnConflictingFacts() {
+        let stored = ContentInfo(totalLength: 100, etag: "\"a\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")
+        #expect(!stored.isDifferentVersion(from: ContentInfo()))
+        #expect(!stored.isDifferentVersion(from: ContentInfo(totalLength: 100, etag: "\"a\"")))
+        #expect(stored.isDifferentVersion(from: ContentInfo(totalLength: 101)))
+        #expect(stored.isDifferentVersion(from: ContentInfo(etag: "\"b\"")))
+        #expect(stored.isDifferentVersion(from: ContentInfo(lastModified: "Tue, 02 Jan 2024 00:00:00 GMT")))
+        #expect(!stored.isDifferentVersion(from: ContentInfo(lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")))
+        let dated = ContentInfo(lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")
+        #expect(dated.isDifferentVersion(from: ContentInfo(lastModified: "Tue, 02 Jan 2024 00:00:00 GMT")))
+    }
+
+    @Test func ifRangeUsesAStrongTagOrTheDate() {
+        #expect(ContentInfo(etag: "\"a\"", lastModified: "x").ifRangeValidator == "\"a\"")
+        #expect(ContentInfo(etag: "W/\"a\"", lastModified: "x").ifRangeValidator == "x")
+        #expect(ContentInfo().ifRangeValidator == nil)
+    }
+}

@@ -59,7 +59,7 @@ import Testing
 
     @Test func updatesMatchTheBitmapModel() async {
         let offsets = Gen.int(in: 0...Int(Self.domain))
-        await propertyCheck(count: 400, input: Self.step.array(of: 1...40), Self.range, offsets) { steps, probe, offset in
+        await propertyCheck(count: 1000, input: Self.step.array(of: 1...40), Self.range, offsets) { steps, probe, offset in
             var set = ByteRangeSet()
             var model = Bitmap()
             for step in steps {

@@ -1,7 +1,7 @@
 import Foundation
-import MediaCache
 import MediaCacheTesting
 import Testing
+@testable import MediaCache
 
 @Suite struct MediaStoreTests {
     @Test func bytesRoundTripAndSurviveReopening() throws {
@@ -97,13 +97,19 @@ import Testing
         try store.close()
     }
 
-    @Test func commitsHappenOnceABatchIsFull() throws {
-        let fixture = try StoreFixture { $0.commitBatchBytes = 100 }
+    @Test func commitsHappenOnceABatchIsFull() async throws {
+        let fixture = try StoreFixture {
+            $0.commitBatchBytes = 100
+            $0.commitInterval = .seconds(86_400)
+        }
         defer { fixture.directory.remove() }
         let store = try fixture.open()
         let (key, _) = try StoreFixture.fill(store, "a.mp4", length: 1000, ranges: [ByteRange(0, 60)])
         #expect(try IndexReader(fixture).spans(of: key).isEmpty)
+        await store.batchCommitFinished()
+        #expect(try IndexReader(fixture).spans(of: key).isEmpty)
         try StoreFixture.fill(store, "a.mp4", length: 1000, ranges: [ByteRange(60, 120)])
+        await store.batchCommitFinished()
         #expect(try IndexReader(fixture).spans(of: key) == [ByteRange(0, 120)])
         try store.close()
     }

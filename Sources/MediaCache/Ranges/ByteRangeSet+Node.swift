@@ -70,6 +70,41 @@ extension ByteRangeSet {
             return Node(pivot.left, pivot.span, Node(pivot.right, node.span, node.right))
         }
 
+        /// The tree with `span` added; `span` must not touch any stored span. Copies one path.
+        static func inserting(_ span: ByteRange, into node: Node?) -> Node {
+            guard let node else { return Node(nil, span, nil) }
+            if span.lowerBound < node.span.lowerBound {
+                return join(inserting(span, into: node.left), node.span, node.right)
+            }
+            return join(node.left, node.span, inserting(span, into: node.right))
+        }
+
+        /// The tree with the stored span `old` changed to `new`, which must keep the order and
+        /// touch no other span. Copies one path; the shape stays the same.
+        static func replacing(_ old: ByteRange, with new: ByteRange, in node: Node) -> Node {
+            if old.lowerBound < node.span.lowerBound, let left = node.left {
+                return Node(replacing(old, with: new, in: left), node.span, node.right)
+            }
+            if old.lowerBound > node.span.lowerBound, let right = node.right {
+                return Node(node.left, node.span, replacing(old, with: new, in: right))
+            }
+            return Node(node.left, new, node.right)
+        }
+
+        /// Up to `limit` spans that share a byte with `range`, in order.
+        static func spans(in node: Node?, overlapping range: ByteRange, limit: Int) -> [ByteRange] {
+            var found: [ByteRange] = []
+            collect(node, overlapping: range, limit: limit, into: &found)
+            return found
+        }
+
+        private static func collect(_ node: Node?, overlapping range: ByteRange, limit: Int, into found: inout [ByteRange]) {
+            guard let node, found.count < limit else { return }
+            if node.span.lowerBound > range.lowerBound { collect(node.left, overlapping: range, limit: limit, into: &found) }
+            if found.count < limit, node.span.overlaps(range) { found.append(node.span) }
+            if node.span.upperBound < range.upperBound { collect(node.right, overlapping: range, limit: limit, into: &found) }
+        }
+
         /// Splits the tree where `isRight` turns true; `isRight` must be monotone over the
         /// spans in order (false for a prefix, true for the rest).
         static func split(_ node: Node?, where isRight: (ByteRange) -> Bool) -> (Node?, Node?) {

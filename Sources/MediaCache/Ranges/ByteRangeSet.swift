@@ -54,11 +54,23 @@ public struct ByteRangeSet: Sendable, Hashable, CustomStringConvertible, Express
     /// Adds every byte of `range`, merging with overlapping and adjacent ranges.
     public mutating func insert(_ range: ByteRange) {
         guard !range.isEmpty else { return }
-        let (left, rest) = Node.split(root) { $0.upperBound >= range.lowerBound }
-        let (touching, right) = Node.split(rest) { $0.lowerBound > range.upperBound }
-        let lower = min(range.lowerBound, Node.first(touching)?.lowerBound ?? range.lowerBound)
-        let upper = max(range.upperBound, Node.last(touching)?.upperBound ?? range.upperBound)
-        root = Node.join(left, ByteRange(lower, upper), right)
+        let widened = ByteRange(max(range.lowerBound - 1, 0), range.upperBound + 1)
+        let touching = Node.spans(in: root, overlapping: widened, limit: 2)
+        switch touching.count {
+        case 0:
+            root = Node.inserting(range, into: root)
+        case 1:
+            let span = touching[0]
+            guard !span.contains(range) else { return }
+            let merged = ByteRange(min(span.lowerBound, range.lowerBound), max(span.upperBound, range.upperBound))
+            root = Node.replacing(span, with: merged, in: root!)
+        default:
+            let (left, rest) = Node.split(root) { $0.upperBound >= range.lowerBound }
+            let (touching, right) = Node.split(rest) { $0.lowerBound > range.upperBound }
+            let lower = min(range.lowerBound, Node.first(touching)?.lowerBound ?? range.lowerBound)
+            let upper = max(range.upperBound, Node.last(touching)?.upperBound ?? range.upperBound)
+            root = Node.join(left, ByteRange(lower, upper), right)
+        }
     }
 
     /// Adds every range of `other`.
@@ -68,18 +80,34 @@ public struct ByteRangeSet: Sendable, Hashable, CustomStringConvertible, Express
 
     /// Removes every byte of `range`, splitting ranges that straddle its ends.
     public mutating func remove(_ range: ByteRange) {
-        guard !range.isEmpty else { return }
+        guard !range.isEmpty, let tree = root else { return }
+        let overlapping = Node.spans(in: tree, overlapping: range, limit: 2)
+        if overlapping.count == 1, let remainder = Self.remainder(of: overlapping[0], removing: range) {
+            let span = overlapping[0]
+            root = Node.replacing(span, with: remainder.first, in: tree)
+            if let second = remainder.second { root = Node.inserting(second, into: root) }
+            return
+        }
+        guard !overlapping.isEmpty else { return }
         let (left, rest) = Node.split(root) { $0.upperBound > range.lowerBound }
-        let (overlapping, right) = Node.split(rest) { $0.lowerBound >= range.upperBound }
+        let (cut, right) = Node.split(rest) { $0.lowerBound >= range.upperBound }
         var result = left
-        if let first = Node.first(overlapping), first.lowerBound < range.lowerBound {
+        if let first = Node.first(cut), first.lowerBound < range.lowerBound {
             result = Node.join(result, ByteRange(first.lowerBound, range.lowerBound), nil)
         }
-        if let last = Node.last(overlapping), last.upperBound > range.upperBound {
+        if let last = Node.last(cut), last.upperBound > range.upperBound {
             root = Node.join(result, ByteRange(range.upperBound, last.upperBound), right)
         } else {
             root = Node.concatenate(result, right)
         }
+    }
+
+    /// What is left of `span` without `range`: one or two pieces, or `nil` when nothing is.
+    private static func remainder(of span: ByteRange, removing range: ByteRange) -> (first: ByteRange, second: ByteRange?)? {
+        let before = span.lowerBound < range.lowerBound ? ByteRange(span.lowerBound, range.lowerBound) : nil
+        let after = span.upperBound > range.upperBound ? ByteRange(range.upperBound, span.upperBound) : nil
+        guard let first = before ?? after else { return nil }
+        return (first, before == nil ? nil : after)
     }
 
     /// Whether `offset` is covered.

@@ -12,32 +12,57 @@ extension MediaStore {
         try evict()
     }
 
-    /// Commits when a batch is full or, with `onTimer`, when anything is unrecorded.
-    ///
-    /// Writes check the batch size inline; the flusher task calls this once per
-    /// ``StoreConfiguration/commitInterval`` with `onTimer`, so nothing waits longer than that.
-    func commitIfDue(onTimer: Bool) {
-        let due = schedule.withLock { schedule in
-            schedule.firstUnrecordedChange != nil
-                && (onTimer || schedule.pendingBytes >= configuration.commitBatchBytes)
-        }
-        guard due else { return }
-        do {
-            try commit()
-        } catch .closed {
-            return
-        } catch {
-            configuration.logger.error("commit failed; spans stay pending", metadata: ["error": "\(error)"])
-        }
+    /// Commits everything unrecorded; the flusher task calls this once per
+    /// ``StoreConfiguration/commitInterval``, so nothing waits longer than that.
+    func commitOnTimer() {
+        guard schedule.withLock({ $0.firstUnrecordedChange != nil }) else { return }
+        _ = commitLoggingFailure()
     }
 
+    /// Notes bytes written or an access; once a batch is full, a background task commits, so
+    /// writers never wait for a flush.
     func noteUnrecordedChange(bytes: Int64) {
         let now = clock.now()
         schedule.withLock { schedule in
             schedule.pendingBytes += bytes
             if schedule.firstUnrecordedChange == nil { schedule.firstUnrecordedChange = now }
+            guard schedule.pendingBytes >= configuration.commitBatchBytes, schedule.batchCommit == nil else { return }
+            schedule.batchCommit = Task.detached { [weak self] in self?.commitFullBatches() }
         }
-        commitIfDue(onTimer: false)
+    }
+
+    /// Commits while full batches are waiting, then marks the batch task finished.
+    private func commitFullBatches() {
+        while true {
+            let full = schedule.withLock { schedule in
+                let full = schedule.pendingBytes >= configuration.commitBatchBytes
+                if !full { schedule.batchCommit = nil }
+                return full
+            }
+            guard full else { return }
+            guard commitLoggingFailure() else {
+                schedule.withLock { $0.batchCommit = nil }
+                return
+            }
+        }
+    }
+
+    /// Waits for the background commit of a full batch, if one is under way.
+    func batchCommitFinished() async {
+        await schedule.withLock(\.batchCommit)?.value
+    }
+
+    /// Commits; a failure is logged (the spans stay pending) and reported as `false`.
+    private func commitLoggingFailure() -> Bool {
+        do {
+            try commit()
+            return true
+        } catch .closed {
+            return false
+        } catch {
+            configuration.logger.error("commit failed; spans stay pending", metadata: ["error": "\(error)"])
+            return false
+        }
     }
 
     /// One resource's share of a commit, taken under its lock.
@@ -52,7 +77,10 @@ extension MediaStore {
     func commitPending() throws(MediaStoreError) {
         commitLock.lock()
         defer { commitLock.unlock() }
-        schedule.withLock { $0 = CommitSchedule() }
+        schedule.withLock { schedule in
+            schedule.pendingBytes = 0
+            schedule.firstUnrecordedChange = nil
+        }
         let slots = catalog.withLock { Array($0.slots.values) }
         var firstFailure: MediaStoreError?
         var snapshots: [Snapshot] = []

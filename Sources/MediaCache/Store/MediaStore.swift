@@ -27,6 +27,8 @@ public final class MediaStore: Sendable {
     struct CommitSchedule {
         var pendingBytes: Int64 = 0
         var firstUnrecordedChange: Date?
+        /// The background commit started when a batch filled up, while it runs.
+        var batchCommit: Task<Void, Never>?
     }
 
     /// The cache directory.
@@ -175,7 +177,7 @@ public final class MediaStore: Sendable {
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }
                 guard let store = self else { return }
-                store.commitIfDue(onTimer: true)
+                store.commitOnTimer()
             }
         }
         flusher.withLock { $0 = task }

@@ -30,7 +30,14 @@ final class StoreIndex: Sendable {
     private let pool: DatabasePool
 
     init(path: String) throws {
-        pool = try DatabasePool(path: path)
+        var configuration = Configuration()
+        // WAL with synchronous=NORMAL: a power loss may drop the latest index transactions,
+        // which only makes the index know less. Data files are flushed before spans are
+        // recorded, so the index never knows more.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
     }
 

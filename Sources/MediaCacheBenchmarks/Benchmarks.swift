@@ -1,0 +1,62 @@
+import Foundation
+
+/// `swift run -c release mediacache-benchmarks [store|ranges]...`: each benchmark measures
+/// MediaCache against a reference doing the same work in the same run and prints
+/// Markdown rows with the ratio.
+@main
+enum Benchmarks {
+    static func main() throws {
+        let selected = Set(CommandLine.arguments.dropFirst())
+        let all = ["store", "ranges"]
+        for name in all where selected.isEmpty || selected.contains(name) {
+            switch name {
+            case "store": try StoreBenchmark().run()
+            default: RangeSetBenchmark().run()
+            }
+        }
+    }
+}
+
+/// Timing shared by the benchmarks: the median of several runs of a closure.
+enum Measure {
+    static func median(runs: Int = 5, _ body: () throws -> Void) rethrows -> Duration {
+        var samples: [Duration] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            try body()
+            samples.append(ContinuousClock.now - start)
+        }
+        return samples.sorted()[runs / 2]
+    }
+
+    /// The medians of `first` and `second`, run alternately; `before(0)` runs untimed before
+    /// each run of `first`, `before(1)` before each run of `second`.
+    static func interleaved(
+        runs: Int = 5, before: (Int) throws -> Void, _ first: () throws -> Void, _ second: () throws -> Void
+    ) rethrows -> (Duration, Duration) {
+        var firstSamples: [Duration] = []
+        var secondSamples: [Duration] = []
+        for _ in 0..<runs {
+            try before(0)
+            firstSamples.append(try median(runs: 1, first))
+            try before(1)
+            secondSamples.append(try median(runs: 1, second))
+        }
+        return (firstSamples.sorted()[runs / 2], secondSamples.sorted()[runs / 2])
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// One Markdown row: what, MediaCache's figure, the reference's figure, and the ratio.
+    static func row(_ name: String, ours: String, reference: String, ratio: Double) {
+        print("| \(name) | \(ours) | \(reference) | \(String(format: "%.2f", ratio)) |")
+    }
+
+    static func header(_ title: String, ours: String, reference: String, ratioMeaning: String) {
+        print("\n### \(title)\n")
+        print("| benchmark | \(ours) | \(reference) | ratio (\(ratioMeaning)) |")
+        print("|---|---|---|---|")
+    }
+}

@@ -17,6 +17,7 @@ var configuration = StoreConfiguration()
 configuration.eviction = .unlimited
 configuration.commitBatchBytes = 256 << 10
 configuration.commitInterval = .milliseconds(20)
+configuration.logger.logLevel = .warning
 let store = try MediaStore.open(at: arguments[1], configuration: configuration)
 var announced = false
 

@@ -77,6 +77,7 @@ extension MediaStore {
     func commitPending() throws(MediaStoreError) {
         commitLock.lock()
         defer { commitLock.unlock() }
+        guard !catalog.withLock(\.isClosed) else { throw .closed }
         schedule.withLock { schedule in
             schedule.pendingBytes = 0
             schedule.firstUnrecordedChange = nil

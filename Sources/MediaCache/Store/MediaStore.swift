@@ -21,6 +21,9 @@ public final class MediaStore: Sendable {
     struct Catalog {
         var slots: [ResourceKey: ResourceSlot] = [:]
         var leases: [ResourceKey: Int] = [:]
+        /// Set by the first ``close()``; the final commit still runs.
+        var isClosing = false
+        /// Set once files and the index are closed.
         var isClosed = false
     }
 
@@ -149,21 +152,28 @@ public final class MediaStore: Sendable {
     /// ``MediaStoreError/closed``.
     public func close() throws(MediaStoreError) {
         flusher.withLock { $0?.cancel() }
-        let wasClosed = catalog.withLock { catalog in
-            defer { catalog.isClosed = true }
-            return catalog.isClosed
+        let isFirstClose = catalog.withLock { catalog in
+            defer { catalog.isClosing = true }
+            return !catalog.isClosing
         }
-        guard !wasClosed else { return }
-        defer {
-            let slots = catalog.withLock { catalog in
-                defer { catalog.slots = [:] }
-                return Array(catalog.slots.values)
-            }
-            for slot in slots { slot.io.withExclusiveLock { slot.retire() } }
-            try? index.close()
-            lock.release()
-        }
+        guard isFirstClose else { return }
+        defer { shutDown() }
         try commitPending()
+    }
+
+    /// Closes every file and the index and releases the directory; holds the commit lock so
+    /// that no background commit runs against a closed index.
+    private func shutDown() {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        let slots = catalog.withLock { catalog in
+            catalog.isClosed = true
+            defer { catalog.slots = [:] }
+            return Array(catalog.slots.values)
+        }
+        for slot in slots { slot.io.withExclusiveLock { slot.retire() } }
+        try? index.close()
+        lock.release()
     }
 
     deinit {

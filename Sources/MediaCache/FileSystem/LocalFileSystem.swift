@@ -114,14 +114,6 @@ private final class DescriptorFile: RandomAccessFile {
     }
 
     func close() {
-        _ = systemClose(descriptor)
+        _ = closeFileDescriptor(descriptor)
     }
 }
-
-#if canImport(Darwin)
-private let systemClose = Darwin.close
-#elseif canImport(Glibc)
-private let systemClose = Glibc.close
-#elseif canImport(Musl)
-private let systemClose = Musl.close
-#endif

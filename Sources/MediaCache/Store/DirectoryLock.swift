@@ -27,7 +27,7 @@ final class DirectoryLock: Sendable {
             let code = errno
             var owner = [UInt8](repeating: 0, count: 32)
             let count = owner.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-            _ = closeDescriptor(descriptor)
+            _ = closeFileDescriptor(descriptor)
             guard code == EWOULDBLOCK else {
                 throw MediaStoreError.io(key: nil, underlying: IOError(operation: "flock", path: path, code: code))
             }
@@ -43,14 +43,6 @@ final class DirectoryLock: Sendable {
 
     func release() {
         _ = flock(descriptor, LOCK_UN)
-        _ = closeDescriptor(descriptor)
+        _ = closeFileDescriptor(descriptor)
     }
 }
-
-#if canImport(Darwin)
-private let closeDescriptor = Darwin.close
-#elseif canImport(Glibc)
-private let closeDescriptor = Glibc.close
-#elseif canImport(Musl)
-private let closeDescriptor = Musl.close
-#endif

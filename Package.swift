@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "MediaCache", targets: ["MediaCache"]),
+        .library(name: "MediaCacheHTTP", targets: ["MediaCacheHTTP"]),
         .library(name: "MediaCacheTesting", targets: ["MediaCacheTesting"]),
         .executable(name: "mediacache", targets: ["MediaCacheCLI"]),
         .executable(name: "mediacache-benchmarks", targets: ["MediaCacheBenchmarks"]),
@@ -20,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -32,8 +35,24 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "MediaCacheHTTP",
+            dependencies: [
+                "MediaCache",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "MediaCacheTesting",
-            dependencies: ["MediaCache"],
+            dependencies: [
+                "MediaCache",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -63,6 +82,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MediaCacheLoaderTests",
+            dependencies: ["MediaCache", "MediaCacheHTTP", "MediaCacheTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -11,7 +11,19 @@ public enum TestPattern {
 
     /// The bytes at `offset..<offset+length` of the content identified by `seed`.
     public static func data(offset: Int64, length: Int, seed: UInt64) -> Data {
-        Data((0..<Int64(length)).map { byte(at: offset + $0, seed: seed) })
+        var bytes = [UInt8](repeating: 0, count: length)
+        var index = 0
+        while index < length {
+            let position = offset + Int64(index)
+            let word = mix(UInt64(bitPattern: position >> 3) ^ (seed &* 0x9E37_79B9_7F4A_7C15))
+            var lane = Int(position & 7)
+            while lane < 8, index < length {
+                bytes[index] = UInt8(truncatingIfNeeded: word >> (UInt64(lane) * 8))
+                lane += 1
+                index += 1
+            }
+        }
+        return Data(bytes)
     }
 
     /// A seed for a resource name and version, stable across processes.

@@ -136,6 +136,21 @@ public struct ByteRangeSet: Sendable, Hashable, CustomStringConvertible, Express
         return nil
     }
 
+    /// The first stored range that starts after `offset`, in O(log n).
+    public func firstRange(after offset: Int64) -> ByteRange? {
+        var node = root
+        var best: ByteRange?
+        while let current = node {
+            if current.span.lowerBound > offset {
+                best = current.span
+                node = current.left
+            } else {
+                node = current.right
+            }
+        }
+        return best
+    }
+
     /// The number of covered bytes that start at `offset` without a gap.
     public func contiguousLength(from offset: Int64) -> Int64 {
         guard let span = range(containing: offset) else { return 0 }

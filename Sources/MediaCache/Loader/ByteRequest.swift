@@ -1,0 +1,58 @@
+import Foundation
+
+/// The bytes a reader asks for: from `offset`, `length` of them or everything to the end.
+///
+/// ```swift
+/// ByteRequest(offset: 0, length: 2)        // AVPlayer's content-information probe
+/// ByteRequest(offset: 1_000_000)           // "bytes=1000000-"
+/// ```
+public struct ByteRequest: Hashable, Sendable, CustomStringConvertible {
+    /// The first byte wanted.
+    public var offset: Int64
+    /// How many bytes are wanted; `nil` means everything to the end of the resource.
+    public var length: Int64?
+
+    /// Creates a request; `length` `nil` reads to the end.
+    public init(offset: Int64, length: Int64? = nil) {
+        precondition(offset >= 0 && (length ?? 0) >= 0, "invalid byte request \(offset), \(String(describing: length))")
+        self.offset = offset
+        self.length = length
+    }
+
+    /// The request for exactly `range`.
+    public init(_ range: ByteRange) {
+        self.init(offset: range.lowerBound, length: range.length)
+    }
+
+    /// One past the last byte wanted, when a length was given.
+    public var end: Int64? { length.map { offset + $0 } }
+
+    public var description: String {
+        "bytes=\(offset)-" + (end.map { "\($0 - 1)" } ?? "")
+    }
+}
+
+/// Bytes delivered to a reader.
+public struct ByteChunk: Hashable, Sendable {
+    /// Where the bytes came from, for statistics and logs.
+    public enum Source: String, Hashable, Sendable, Codable {
+        /// They were cached when the reader asked.
+        case cache
+        /// The reader waited for the origin to deliver them.
+        case network
+    }
+
+    /// The offset of the first byte.
+    public var offset: Int64
+    /// The bytes.
+    public var bytes: Data
+    /// Whether the reader got them from the cache or waited for the network.
+    public var source: Source
+
+    /// Creates a chunk.
+    public init(offset: Int64, bytes: Data, source: Source) {
+        self.offset = offset
+        self.bytes = bytes
+        self.source = source
+    }
+}

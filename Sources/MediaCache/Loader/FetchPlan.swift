@@ -1,0 +1,131 @@
+/// Decides, for one resource, which origin fetches run and which reader waits on which.
+///
+/// A pure state machine: the loader reports what happened (a reader needs a byte that is not
+/// cached, a fetch progressed, a reader left) and performs the returned decisions. Readers
+/// and fetches are numbered by the loader.
+///
+/// The rules:
+/// - A reader needing offset `x` waits on a fetch whose next byte is at or before `x` and at
+///   most ``coalescingDistance`` behind it; otherwise a new fetch starts at `x` and runs to the
+///   end of the gap (the next cached byte, or the next fetch's start, or the end).
+/// - A fetch stops when its next byte is already cached, and is cancelled when no reader
+///   waits on it any more.
+/// - When the origin ignores ranges (``isSequential``), there is one fetch, from byte 0, and
+///   every reader waits on it.
+struct FetchPlan: Equatable {
+    typealias ReaderID = Int
+    typealias FetchID = Int
+
+    struct Fetch: Equatable {
+        var start: Int64
+        /// The next byte the fetch will deliver.
+        var position: Int64
+        /// One past the last byte wanted; `nil` means the end of the resource.
+        var end: Int64?
+        /// Readers that wait on, or are being served by, this fetch.
+        var readers: Set<ReaderID> = []
+
+        func reaches(_ offset: Int64) -> Bool {
+            offset >= position && end.map { offset < $0 } ?? true
+        }
+    }
+
+    /// What a reader that needs bytes should do.
+    enum Decision: Equatable {
+        /// Wait for the running fetch.
+        case wait(FetchID)
+        /// Start this new fetch, then wait for it.
+        case start(FetchID, from: Int64, to: Int64?)
+    }
+
+    /// How far behind a reader's offset a running fetch may be for the reader to wait on it.
+    let coalescingDistance: Int64
+    /// Whether the origin ignores ranges, so bytes only come in order from byte 0.
+    var isSequential = false
+    private(set) var fetches: [FetchID: Fetch] = [:]
+    /// The fetch each reader is attached to, if any.
+    private(set) var attachments: [ReaderID: FetchID] = [:]
+    private var nextFetchID = 0
+
+    init(coalescingDistance: Int64) {
+        self.coalescingDistance = coalescingDistance
+    }
+
+    /// Reader `reader` needs the byte at `offset`, which is not cached; `gapEnd` is the next
+    /// cached byte after it, or the resource's length, or `nil` when neither is known.
+    ///
+    /// - Returns: The decision, and fetches to cancel because the reader left them.
+    mutating func reader(_ reader: ReaderID, needs offset: Int64, gapEnd: Int64?) -> (Decision, cancel: [FetchID]) {
+        let running = fetches
+            .filter { $0.value.reaches(offset) && (isSequential || offset - $0.value.position <= coalescingDistance) }
+            .max { $0.value.position < $1.value.position }
+        if let (id, _) = running {
+            return (.wait(id), attach(reader, to: id))
+        }
+        let id = nextFetchID
+        nextFetchID += 1
+        let start = isSequential ? 0 : offset
+        var end = isSequential ? nil : gapEnd
+        if !isSequential {
+            for fetch in fetches.values where fetch.start > offset {
+                end = min(end ?? fetch.start, fetch.start)
+            }
+        }
+        fetches[id] = Fetch(start: start, position: start, end: end)
+        return (.start(id, from: start, to: end), attach(reader, to: id))
+    }
+
+    /// Fetch `id` has delivered everything before `position`.
+    ///
+    /// - Parameter nextIsCached: Whether the byte at `position` is cached already.
+    /// - Returns: Whether the fetch should go on.
+    mutating func fetch(_ id: FetchID, reached position: Int64, nextIsCached: Bool) -> Bool {
+        guard var fetch = fetches[id] else { return false }
+        fetch.position = position
+        fetches[id] = fetch
+        let done = fetch.end.map { position >= $0 } ?? false
+        let overlapsCache = nextIsCached && !isSequential
+        guard done || overlapsCache || fetch.readers.isEmpty else { return true }
+        fetchEnded(id)
+        return false
+    }
+
+    /// Fetch `id` finished, failed or was cancelled; its readers are no longer attached.
+    mutating func fetchEnded(_ id: FetchID) {
+        guard let fetch = fetches.removeValue(forKey: id) else { return }
+        for reader in fetch.readers where attachments[reader] == id {
+            attachments[reader] = nil
+        }
+    }
+
+    /// The readers attached to fetch `id`.
+    func readers(of id: FetchID) -> Set<ReaderID> {
+        fetches[id]?.readers ?? []
+    }
+
+    /// Reader `reader` left; returns the fetches nobody needs any more.
+    mutating func removeReader(_ reader: ReaderID) -> [FetchID] {
+        detach(reader)
+    }
+
+    /// The origin turned out to ignore ranges: from now on one fetch serves everyone.
+    mutating func becomeSequential() {
+        isSequential = true
+    }
+
+    private mutating func attach(_ reader: ReaderID, to id: FetchID) -> [FetchID] {
+        guard attachments[reader] != id else { return [] }
+        let cancelled = detach(reader)
+        attachments[reader] = id
+        fetches[id]?.readers.insert(reader)
+        return cancelled
+    }
+
+    private mutating func detach(_ reader: ReaderID) -> [FetchID] {
+        guard let previous = attachments.removeValue(forKey: reader) else { return [] }
+        fetches[previous]?.readers.remove(reader)
+        guard let fetch = fetches[previous], fetch.readers.isEmpty else { return [] }
+        fetches[previous] = nil
+        return [previous]
+    }
+}

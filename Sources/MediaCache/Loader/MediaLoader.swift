@@ -1,0 +1,89 @@
+import Foundation
+
+/// The one path for bytes: every player request, preload and download reads through it.
+///
+/// Cached bytes come from the store at once; gaps come from the origin, each byte fetched
+/// once, shared by every reader that needs it, and kept in the store. One
+/// ``ResourceLoader`` serves each resource while it has readers.
+///
+/// ```swift
+/// let store = try MediaStore.open(at: MediaStore.defaultDirectory)
+/// let loader = MediaLoader(store: store, origin: HTTPOrigin())
+/// let url = URL(string: "https://cdn.example/clip.mp4")!
+/// let info = try await loader.contentRecord(for: url).contentInfo   // length, type, ranges
+/// for try await chunk in loader.read(url, ByteRequest(offset: 0, length: 1 << 20)) {
+///     player.append(chunk.bytes)                                       // chunk.source: .cache or .network
+/// }
+/// ```
+public final class MediaLoader: Sendable {
+    /// The store bytes are kept in.
+    public let store: MediaStore
+    /// Where missing bytes come from.
+    public let origin: any MediaOrigin
+    /// Chunking, coalescing and retries.
+    public let configuration: LoaderConfiguration
+
+    private struct Entry {
+        var loader: ResourceLoader
+        var users: Int
+        var lease: StoreLease
+    }
+
+    private let entries = Locked<[ResourceKey: Entry]>([:])
+
+    /// Creates a loader over `store` that fills gaps from `origin`.
+    public init(store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration = LoaderConfiguration()) {
+        self.store = store
+        self.origin = origin
+        self.configuration = configuration
+    }
+
+    /// The resource's stored record, asking the origin first when nothing is known of it.
+    public func contentRecord(for url: URL) async throws(LoaderError) -> ResourceRecord {
+        let loader = acquire(url)
+        defer { release(store.key(for: url)) }
+        return try await loader.contentRecord()
+    }
+
+    /// The bytes of `request`, in chunks of at most ``LoaderConfiguration/chunkSize``.
+    ///
+    /// Nothing happens until the sequence is iterated. A reader that stops iterating, or whose
+    /// task is cancelled, is detached at once; fetches no reader needs any more stop, and the
+    /// bytes they received stay cached.
+    public func read(_ url: URL, _ request: ByteRequest) -> ByteStream {
+        ByteStream(loader: self, url: url, request: request)
+    }
+
+    /// The number of resources being read or fetched now.
+    public var activeResourceCount: Int {
+        entries.withLock(\.count)
+    }
+
+    func acquire(_ url: URL) -> ResourceLoader {
+        let key = store.key(for: url)
+        return entries.withLock { entries in
+            if var entry = entries[key] {
+                entry.users += 1
+                entries[key] = entry
+                return entry.loader
+            }
+            let loader = ResourceLoader(key: key, url: url, store: store, origin: origin, configuration: configuration)
+            entries[key] = Entry(loader: loader, users: 1, lease: store.beginUse(of: key))
+            return loader
+        }
+    }
+
+    func release(_ key: ResourceKey) {
+        let finished = entries.withLock { entries -> StoreLease? in
+            guard var entry = entries[key] else { return nil }
+            entry.users -= 1
+            guard entry.users == 0 else {
+                entries[key] = entry
+                return nil
+            }
+            entries[key] = nil
+            return entry.lease
+        }
+        finished?.end()
+    }
+}

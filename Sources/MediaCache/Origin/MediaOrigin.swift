@@ -1,0 +1,131 @@
+import Foundation
+
+/// Where bytes come from: "fetch this range of this URL".
+///
+/// `HTTPOrigin` in `MediaCacheHTTP` is the real implementation; `MediaCacheTesting` has a
+/// loopback test server to point it at. Every byte any reader gets passes through one.
+public protocol MediaOrigin: Sendable {
+    /// Sends `request` and returns once the response head has arrived; the body streams
+    /// from ``OriginResponse/body``. Cancelling the calling task stops the transfer.
+    ///
+    /// - Throws: ``OriginError``; an HTTP error status is ``OriginError/status(_:url:)``.
+    func fetch(_ request: OriginRequest) async throws -> sending OriginResponse
+}
+
+/// One request to the origin.
+public struct OriginRequest: Hashable, Sendable {
+    /// GET transfers a body; HEAD only the head.
+    public enum Method: String, Hashable, Sendable {
+        case get = "GET"
+        case head = "HEAD"
+    }
+
+    /// The resource.
+    public var url: URL
+    /// GET or HEAD.
+    public var method: Method
+    /// The first byte wanted, sent as `Range: bytes=offset-[end]`; `nil` asks for the whole body.
+    public var offset: Int64?
+    /// One past the last byte wanted; `nil` with an offset asks for everything to the end.
+    public var end: Int64?
+    /// Sent as `If-Range` so that a changed resource answers `200` with the new content.
+    public var ifRange: String?
+
+    /// Creates a request.
+    public init(url: URL, method: Method = .get, offset: Int64? = nil, end: Int64? = nil, ifRange: String? = nil) {
+        self.url = url
+        self.method = method
+        self.offset = offset
+        self.end = end
+        self.ifRange = ifRange
+    }
+
+    /// The `Range` header value, if the request has one.
+    public var rangeHeader: String? {
+        guard let offset else { return nil }
+        return "bytes=\(offset)-" + (end.map { "\($0 - 1)" } ?? "")
+    }
+}
+
+/// What the origin answered, already interpreted.
+public struct OriginResponse {
+    /// How the body relates to the request.
+    public enum Kind: Hashable, Sendable {
+        /// `206`: the body holds bytes starting at `offset`, `length` of them when known.
+        case partial(offset: Int64, length: Int64?)
+        /// `200`: the body is the whole resource from byte 0.
+        case full
+        /// `416`: nothing at the requested offset; the resource ends before it.
+        case rangeNotSatisfiable
+    }
+
+    /// How to read the body.
+    public var kind: Kind
+    /// Length, type, range support and validators from the head.
+    public var info: ContentInfo
+    /// The body, in chunks as they arrive.
+    public var body: OriginBody
+
+    /// Creates a response.
+    public init(kind: Kind, info: ContentInfo, body: OriginBody) {
+        self.kind = kind
+        self.info = info
+        self.body = body
+    }
+}
+
+/// A response body: chunks of bytes as they arrive, consumed once by one task.
+public struct OriginBody: AsyncSequence {
+    public typealias Element = Data
+
+    private let next: () async throws -> Data?
+
+    /// A body whose chunks `next` returns, `nil` at the end.
+    public init(next: @escaping () async throws -> Data?) {
+        self.next = next
+    }
+
+    /// A body with no bytes.
+    public static var empty: OriginBody { OriginBody { nil } }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(next: next)
+    }
+
+    /// Iterates the chunks.
+    public struct Iterator: AsyncIteratorProtocol {
+        let next: () async throws -> Data?
+
+        public mutating func next() async throws -> Data? {
+            try await next()
+        }
+    }
+}
+
+/// Why the origin did not deliver.
+public enum OriginError: Error, Hashable, CustomStringConvertible {
+    /// The origin answered with an error status (4xx, 5xx).
+    case status(Int, url: URL)
+    /// The connection failed or dropped; `description` says how.
+    case transport(String, url: URL)
+    /// The response contradicts the request or itself, for example a `Content-Range` that
+    /// does not start where asked.
+    case invalidResponse(String, url: URL)
+
+    /// Whether trying again may succeed: transport failures and 408, 429, 500, 502, 503, 504.
+    public var isTransient: Bool {
+        switch self {
+        case .transport: true
+        case .status(let code, _): [408, 429, 500, 502, 503, 504].contains(code)
+        case .invalidResponse: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .status(let code, let url): "origin answered \(code) for \(url)"
+        case .transport(let reason, let url): "transfer from \(url) failed: \(reason)"
+        case .invalidResponse(let reason, let url): "invalid response from \(url): \(reason)"
+        }
+    }
+}

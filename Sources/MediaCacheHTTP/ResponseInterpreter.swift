@@ -1,0 +1,78 @@
+import Foundation
+import MediaCache
+
+/// Reads an HTTP response head as an ``OriginResponse/Kind`` and ``ContentInfo``, tolerating
+/// real origins: header names in any case, `200` where `206` was asked for, `Content-Length`
+/// where `Content-Range` has no total, `416` at the end of the resource.
+///
+/// Pure, so every rule is tested without a socket.
+public struct ResponseInterpreter: Sendable {
+    /// The request the response answers.
+    public var request: OriginRequest
+
+    /// Creates an interpreter for the response to `request`.
+    public init(request: OriginRequest) {
+        self.request = request
+    }
+
+    /// The kind of response and what it says about the content.
+    ///
+    /// - Parameter headers: Name-value pairs; names are matched case-insensitively.
+    /// - Throws: ``OriginError/status(_:url:)`` for error statuses,
+    ///   ``OriginError/invalidResponse(_:url:)`` for a `206` without a usable `Content-Range`.
+    public func interpret(status: Int, headers: [(String, String)]) throws(OriginError) -> (OriginResponse.Kind, ContentInfo) {
+        let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
+        var info = ContentInfo(
+            mimeType: header("Content-Type")?.trimmingCharacters(in: .whitespaces),
+            acceptsRanges: header("Accept-Ranges")?.lowercased().contains("bytes") ?? false,
+            etag: header("ETag"),
+            lastModified: header("Last-Modified"))
+        let contentRange = header("Content-Range").flatMap(ContentRange.init)
+        switch status {
+        case 206:
+            guard case .bytes(let first, let last, let total)? = contentRange else {
+                throw .invalidResponse("206 without a valid Content-Range (\(header("Content-Range") ?? "none"))", url: request.url)
+            }
+            info.acceptsRanges = true
+            info.totalLength = total
+            return (.partial(offset: first, length: last - first + 1), info)
+        case 416:
+            if case .unsatisfied(let total)? = contentRange { info.totalLength = total }
+            return (.rangeNotSatisfiable, info)
+        case 200..<300:
+            if request.method == .get, request.rangeHeader != nil { info.acceptsRanges = false }
+            info.totalLength = header("Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+                .flatMap { $0 > 0 ? $0 : nil }
+            return (.full, info)
+        default:
+            throw .status(status, url: request.url)
+        }
+    }
+}
+
+/// A parsed `Content-Range` header value.
+enum ContentRange: Equatable {
+    /// `bytes first-last/total`; `total` is `nil` for `*`.
+    case bytes(first: Int64, last: Int64, total: Int64?)
+    /// `bytes */total`.
+    case unsatisfied(total: Int64)
+
+    init?(_ value: String) {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = trimmed.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        let total = parts[1] == "*" ? nil : Int64(parts[1])
+        if parts[1] != "*", total == nil { return nil }
+        if parts[0] == "*" {
+            guard let total else { return nil }
+            self = .unsatisfied(total: total)
+            return
+        }
+        let bounds = parts[0].split(separator: "-", maxSplits: 1).compactMap { Int64($0) }
+        guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1] else { return nil }
+        if let total, bounds[1] >= total { return nil }
+        self = .bytes(first: bounds[0], last: bounds[1], total: total.flatMap { $0 > 0 ? $0 : nil })
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import MediaCache
+
+extension TestOrigin {
+    /// What to answer one request with.
+    struct Reply {
+        var status: Int
+        var headers: [(String, String)] = []
+        /// The bytes to send and the content they come from.
+        var body: (content: Content, range: Range<Int64>)?
+        var misbehavior = Misbehavior()
+    }
+
+    /// Decides the answer to a request and records it.
+    func reply(method: String, uri: String, headers: [(String, String)]) -> Reply {
+        let path = String(uri.split(separator: "?", maxSplits: 1).first ?? "")
+        let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
+        return state.withLock { state in
+            state.requests.append(Request(method: method, path: path, range: header("Range"), ifRange: header("If-Range")))
+            let misbehavior = state.misbehaviors[path] ?? Misbehavior()
+            var reply = Self.plan(method: method, rangeHeader: header("Range"), ifRange: header("If-Range"),
+                                  content: state.contents[path], misbehavior: misbehavior,
+                                  failuresServed: state.failuresServed[path, default: 0])
+            if reply.status == 503 { state.failuresServed[path, default: 0] += 1 }
+            reply.misbehavior = misbehavior
+            if misbehavior.lowercasesHeaders { reply.headers = reply.headers.map { ($0.0.lowercased(), $0.1) } }
+            return reply
+        }
+    }
+
+    static func plan(
+        method: String, rangeHeader: String?, ifRange: String?, content: Content?,
+        misbehavior: Misbehavior, failuresServed: Int
+    ) -> Reply {
+        guard let content else { return Reply(status: 404) }
+        if failuresServed < misbehavior.failsFirst { return Reply(status: 503) }
+        if method == "HEAD", misbehavior.refusesHead { return Reply(status: 405) }
+        guard method == "GET" || method == "HEAD" else { return Reply(status: 405) }
+        var headers = [("Content-Type", content.mimeType), ("ETag", content.etag), ("Last-Modified", content.lastModified)]
+        if !misbehavior.omitsAcceptRanges { headers.append(("Accept-Ranges", "bytes")) }
+        let total = misbehavior.chunked ? "*" : "\(content.length)"
+        let isCurrent = ifRange.map { $0 == content.etag || $0 == content.lastModified } ?? true
+        if let rangeHeader, !misbehavior.ignoresRange, isCurrent {
+            if misbehavior.refusesRanges { return Reply(status: 416) }
+            guard let range = parse(rangeHeader, length: content.length) else {
+                return Reply(status: 416, headers: [("Content-Range", "bytes */\(content.length)")])
+            }
+            let claimed = range.lowerBound + misbehavior.shiftsContentRange
+            headers.append(("Content-Range", "bytes \(claimed)-\(claimed + Int64(range.count) - 1)/\(total)"))
+            if !misbehavior.chunked { headers.append(("Content-Length", "\(range.count)")) }
+            return Reply(status: 206, headers: headers, body: method == "GET" ? (content, range) : nil)
+        }
+        if !misbehavior.chunked { headers.append(("Content-Length", "\(content.length)")) }
+        return Reply(status: 200, headers: headers, body: method == "GET" ? (content, 0..<content.length) : nil)
+    }
+
+    /// `bytes=a-b`, `bytes=a-` or `bytes=-n` against `length`; `nil` when unsatisfiable.
+    static func parse(_ header: String, length: Int64) -> Range<Int64>? {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        if parts[0].isEmpty {
+            guard let suffix = Int64(parts[1]), suffix > 0 else { return nil }
+            return max(length - suffix, 0)..<length
+        }
+        guard let first = Int64(parts[0]), first < length else { return nil }
+        let last = parts[1].isEmpty ? length - 1 : min(Int64(parts[1]) ?? -1, length - 1)
+        guard last >= first else { return nil }
+        return first..<(last + 1)
+    }
+
+    func countSent(_ count: Int, for path: String) {
+        state.withLock { $0.bytesSent[path, default: 0] += Int64(count) }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import MediaCache
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP server on loopback that serves generated or given bytes, counts the body bytes
+/// it sends per path, records every request, and misbehaves on request.
+///
+/// ```swift
+/// let origin = try await TestOrigin.start()
+/// origin.serve("/a.mp4", content: .pattern(length: 4 << 20, seed: 1))
+/// origin.setMisbehavior(TestOrigin.Misbehavior(dropsAfter: 100_000), for: "/a.mp4")
+/// // ... point an HTTPOrigin at origin.url("/a.mp4") ...
+/// origin.bytesSent(for: "/a.mp4")
+/// try await origin.stop()
+/// ```
+public final class TestOrigin: Sendable {
+    /// What a path serves.
+    public struct Content: Sendable {
+        enum Source: Sendable {
+            case pattern(seed: UInt64)
+            case data(Data)
+        }
+
+        let source: Source
+        /// The total length.
+        public let length: Int64
+        /// The current entity tag, quoted.
+        public var etag: String
+        /// The `Last-Modified` value.
+        public var lastModified = "Mon, 02 Nov 2026 10:00:00 GMT"
+        /// The `Content-Type`.
+        public var mimeType: String
+
+        /// `length` bytes of ``TestPattern`` with `seed`.
+        public static func pattern(length: Int64, seed: UInt64, mimeType: String = "video/mp4") -> Content {
+            Content(source: .pattern(seed: seed), length: length, etag: "\"p\(seed)\"", mimeType: mimeType)
+        }
+
+        /// The given bytes, such as a media file generated for the test.
+        public static func data(_ data: Data, mimeType: String = "video/mp4") -> Content {
+            Content(source: .data(data), length: Int64(data.count), etag: "\"d\(data.count)-\(data.hashValue)\"",
+                    mimeType: mimeType)
+        }
+
+        /// The bytes in `range`.
+        public func bytes(in range: Range<Int64>) -> Data {
+            switch source {
+            case .pattern(let seed):
+                TestPattern.data(offset: range.lowerBound, length: Int(range.count), seed: seed)
+            case .data(let data):
+                data.subdata(in: Int(range.lowerBound)..<Int(range.upperBound))
+            }
+        }
+    }
+
+    /// Ways the origin departs from a well-behaved server; combine freely.
+    public struct Misbehavior: Sendable, Hashable {
+        /// Answers `200` with the whole body to range requests.
+        public var ignoresRange = false
+        /// Leaves out `Accept-Ranges`.
+        public var omitsAcceptRanges = false
+        /// Sends every header name in lower case.
+        public var lowercasesHeaders = false
+        /// Sends bodies chunked, without `Content-Length` (and `*` as the `Content-Range` total).
+        public var chunked = false
+        /// Limits the body rate.
+        public var bytesPerSecond: Int?
+        /// Waits this long before the response head.
+        public var firstByteDelay: Duration?
+        /// Closes the connection after this many body bytes of each response.
+        public var dropsAfter: Int64?
+        /// Answers `503` to this many requests first.
+        public var failsFirst = 0
+        /// Claims a `Content-Range` start this far off the bytes actually sent.
+        public var shiftsContentRange: Int64 = 0
+        /// Answers `416` without a length to every range request.
+        public var refusesRanges = false
+        /// Answers `405` to `HEAD`.
+        public var refusesHead = false
+
+        /// Creates a misbehaviour; the default is none.
+        public init(
+            ignoresRange: Bool = false, omitsAcceptRanges: Bool = false, lowercasesHeaders: Bool = false,
+            chunked: Bool = false, bytesPerSecond: Int? = nil, firstByteDelay: Duration? = nil,
+            dropsAfter: Int64? = nil, failsFirst: Int = 0, shiftsContentRange: Int64 = 0,
+            refusesRanges: Bool = false, refusesHead: Bool = false
+        ) {
+            self.ignoresRange = ignoresRange
+            self.omitsAcceptRanges = omitsAcceptRanges
+            self.lowercasesHeaders = lowercasesHeaders
+            self.chunked = chunked
+            self.bytesPerSecond = bytesPerSecond
+            self.firstByteDelay = firstByteDelay
+            self.dropsAfter = dropsAfter
+            self.failsFirst = failsFirst
+            self.shiftsContentRange = shiftsContentRange
+            self.refusesRanges = refusesRanges
+            self.refusesHead = refusesHead
+        }
+    }
+
+    /// One request as received.
+    public struct Request: Sendable, Hashable {
+        /// `GET` or `HEAD`.
+        public var method: String
+        /// The path, without the query.
+        public var path: String
+        /// The `Range` header, if sent.
+        public var range: String?
+        /// The `If-Range` header, if sent.
+        public var ifRange: String?
+    }
+
+    struct State {
+        var contents: [String: Content] = [:]
+        var misbehaviors: [String: Misbehavior] = [:]
+        var failuresServed: [String: Int] = [:]
+        var bytesSent: [String: Int64] = [:]
+        var requests: [Request] = []
+        var versions: [String: Int] = [:]
+    }
+
+    let state = Locked(State())
+    private let channel: any Channel
+
+    /// The port the server listens on (on 127.0.0.1).
+    public let port: Int
+
+    private init(channel: any Channel) {
+        self.channel = channel
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// Starts a server on a free loopback port.
+    public static func start() async throws -> TestOrigin {
+        let box = Locked<TestOrigin?>(nil)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(TestOriginHandler(origin: box.withLock { $0! }))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        let origin = TestOrigin(channel: channel)
+        box.withLock { $0 = origin }
+        return origin
+    }
+
+    /// Stops listening.
+    public func stop() async throws {
+        try await channel.close()
+    }
+
+    /// The URL of `path` on this server.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Serves `content` at `path`.
+    public func serve(_ path: String, content: Content) {
+        state.withLock { $0.contents[path] = content }
+    }
+
+    /// Replaces the bytes at `path` with a new version of the same length and a new entity tag.
+    public func changeContent(of path: String) {
+        state.withLock { state in
+            guard let old = state.contents[path] else { return }
+            let version = state.versions[path, default: 0] + 1
+            state.versions[path] = version
+            var content = Content.pattern(length: old.length, seed: 0xC0FFEE &+ UInt64(version), mimeType: old.mimeType)
+            content.lastModified = "Tue, 03 Nov 2026 10:00:0\(version % 10) GMT"
+            state.contents[path] = content
+        }
+    }
+
+    /// The content served at `path` now.
+    public func content(of path: String) -> Content? {
+        state.withLock { $0.contents[path] }
+    }
+
+    /// Makes `path` misbehave; the default misbehaviour is none.
+    public func setMisbehavior(_ misbehavior: Misbehavior, for path: String) {
+        state.withLock { state in
+            state.misbehaviors[path] = misbehavior
+            state.failuresServed[path] = 0
+        }
+    }
+
+    /// Body bytes sent for `path` so far.
+    public func bytesSent(for path: String) -> Int64 {
+        state.withLock { $0.bytesSent[path] ?? 0 }
+    }
+
+    /// Every request for `path` so far, in order.
+    public func requests(for path: String) -> [Request] {
+        state.withLock { $0.requests.filter { $0.path == path } }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Answers each request on one connection as ``TestOrigin`` decides, streaming bodies one
+/// piece at a time so memory stays small, throttled and cut short when asked.
+final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let origin: TestOrigin
+    private var head: HTTPRequestHead?
+    private static let pieceSize: Int64 = 64 << 10
+
+    init(origin: TestOrigin) {
+        self.origin = origin
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let reply = origin.reply(method: head.method.rawValue, uri: head.uri,
+                                     headers: head.headers.map { ($0.name, $0.value) })
+            let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
+            if let delay = reply.misbehavior.firstByteDelay {
+                context.eventLoop.assumeIsolated().scheduleTask(in: .init(delay)) {
+                    self.send(reply, path: path, version: head.version, context: context)
+                }
+            } else {
+                send(reply, path: path, version: head.version, context: context)
+            }
+        }
+    }
+
+    private func send(_ reply: TestOrigin.Reply, path: String, version: HTTPVersion, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders(reply.headers)
+        if reply.body == nil, reply.status != 200, reply.status != 206 {
+            headers.add(name: reply.misbehavior.lowercasesHeaders ? "content-length" : "Content-Length", value: "0")
+        }
+        let head = HTTPResponseHead(version: version, status: .init(statusCode: reply.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        guard let body = reply.body else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        pump(body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
+             misbehavior: reply.misbehavior, path: path, context: context)
+    }
+
+    private func pump(
+        _ content: TestOrigin.Content, from position: Int64, to end: Int64, sent: Int64,
+        misbehavior: TestOrigin.Misbehavior, path: String, context: ChannelHandlerContext
+    ) {
+        if position >= end {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        if let limit = misbehavior.dropsAfter, sent >= limit {
+            context.close(promise: nil)
+            return
+        }
+        var count = min(Self.pieceSize, end - position)
+        if let limit = misbehavior.dropsAfter { count = min(count, limit - sent) }
+        if let rate = misbehavior.bytesPerSecond { count = min(count, max(Int64(rate) / 50, 1)) }
+        let bytes = content.bytes(in: position..<(position + count))
+        origin.countSent(bytes.count, for: path)
+        let buffer = context.channel.allocator.buffer(bytes: bytes)
+        let next = { [self] in
+            pump(content, from: position + count, to: end, sent: sent + count,
+                 misbehavior: misbehavior, path: path, context: context)
+        }
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).assumeIsolated().whenComplete { result in
+            guard case .success = result else { return }
+            if let rate = misbehavior.bytesPerSecond {
+                let delay = TimeAmount.nanoseconds(count * 1_000_000_000 / Int64(rate))
+                context.eventLoop.assumeIsolated().scheduleTask(in: delay) { next() }
+            } else {
+                next()
+            }
+        }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

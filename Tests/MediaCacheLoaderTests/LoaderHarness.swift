@@ -1,0 +1,76 @@
+import Foundation
+import MediaCache
+import MediaCacheHTTP
+import MediaCacheTesting
+
+/// A store in a directory of its own, a loopback test origin, and a loader reading from it
+/// over real HTTP.
+struct LoaderHarness {
+    let origin: TestOrigin
+    let directory: TemporaryDirectory
+    let store: MediaStore
+    let http: HTTPOrigin
+    let loader: MediaLoader
+
+    static func start(
+        configureStore: (inout StoreConfiguration) -> Void = { _ in },
+        configureLoader: (inout LoaderConfiguration) -> Void = { _ in }
+    ) async throws -> LoaderHarness {
+        let origin = try await TestOrigin.start()
+        let directory = try TemporaryDirectory()
+        var storeConfiguration = StoreConfiguration()
+        storeConfiguration.eviction = .unlimited
+        configureStore(&storeConfiguration)
+        let store = try MediaStore.open(at: directory.path, configuration: storeConfiguration)
+        var loaderConfiguration = LoaderConfiguration()
+        loaderConfiguration.retry = .exponential(attempts: 5, initial: .milliseconds(10), maximum: .milliseconds(50))
+        configureLoader(&loaderConfiguration)
+        let http = HTTPOrigin()
+        return LoaderHarness(origin: origin, directory: directory, store: store, http: http,
+                             loader: MediaLoader(store: store, origin: http, configuration: loaderConfiguration))
+    }
+
+    func stop() async throws {
+        try await http.shutdown()
+        try await origin.stop()
+        try store.close()
+        directory.remove()
+    }
+
+    /// Serves `length` pattern bytes at `path` and returns the content.
+    @discardableResult
+    func serve(_ path: String, length: Int64, seed: UInt64 = 7, misbehavior: TestOrigin.Misbehavior = .init()) -> TestOrigin.Content {
+        let content = TestOrigin.Content.pattern(length: length, seed: seed)
+        origin.serve(path, content: content)
+        origin.setMisbehavior(misbehavior, for: path)
+        return content
+    }
+
+    /// Reads `request` of `path` to its end.
+    func read(_ path: String, _ request: ByteRequest) async throws -> Read {
+        var result = Read()
+        for try await chunk in loader.read(origin.url(path), request) {
+            if result.bytes.isEmpty { result.offset = chunk.offset }
+            result.bytes.append(chunk.bytes)
+            result.sources[chunk.source, default: 0] += chunk.bytes.count
+        }
+        return result
+    }
+
+    /// Reads `request` of `path` until at least `limit` bytes arrived, then stops listening.
+    func read(_ path: String, _ request: ByteRequest, stoppingAfter limit: Int) async throws -> Read {
+        var result = Read()
+        for try await chunk in loader.read(origin.url(path), request) {
+            result.bytes.append(chunk.bytes)
+            if result.bytes.count >= limit { break }
+        }
+        return result
+    }
+
+    /// What a read delivered.
+    struct Read {
+        var offset: Int64 = 0
+        var bytes = Data()
+        var sources: [ByteChunk.Source: Int] = [:]
+    }
+}

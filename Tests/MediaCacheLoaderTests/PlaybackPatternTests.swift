@@ -1,0 +1,80 @@
+import Foundation
+import MediaCache
+import MediaCacheTesting
+import Testing
+
+/// How AVPlayer and other players really read, and what it costs at the origin.
+@Suite(.timeLimit(.minutes(2))) struct PlaybackPatternTests {
+    @Test func anAVPlayerLikePatternCostsTheUniqueBytesOnceAndNothingTheSecondTime() async throws {
+        // Readahead and request window bound what a cancelled "read to the end" costs.
+        let harness = try await LoaderHarness.start(configureLoader: {
+            $0.readahead = 256 << 10
+            $0.requestWindow = 256 << 10
+        })
+        let length: Int64 = 24_000_000
+        let content = harness.serve("/movie.mp4", length: length, misbehavior: .init(bytesPerSecond: 32_000_000))
+        let url = harness.origin.url("/movie.mp4")
+
+        var delivered = ByteRangeSet()
+        func play() async throws {
+            _ = try await harness.loader.contentRecord(for: url)
+            let probe = try await harness.read("/movie.mp4", ByteRequest(offset: 0, length: 2))
+            #expect(probe.bytes == content.bytes(in: 0..<2))
+            delivered.insert(ByteRange(0, 2))
+            // The moov at the end, read early.
+            let moov = try await harness.read("/movie.mp4", ByteRequest(offset: length - 1_000_000))
+            #expect(moov.bytes == content.bytes(in: (length - 1_000_000)..<length))
+            delivered.insert(ByteRange(length - 1_000_000, length))
+            // "Everything to the end", cancelled after 6 MB.
+            let start = try await harness.read("/movie.mp4", ByteRequest(offset: 0), stoppingAfter: 6_000_000)
+            #expect(start.bytes == content.bytes(in: 0..<Int64(start.bytes.count)))
+            delivered.insert(ByteRange(0, Int64(start.bytes.count)))
+            // Seek forward, then back.
+            for (offset, count) in [(14_000_000, 4_000_000), (8_000_000, 3_000_000)] as [(Int64, Int64)] {
+                let seek = try await harness.read("/movie.mp4", ByteRequest(offset: offset, length: count))
+                #expect(seek.bytes == content.bytes(in: offset..<(offset + count)))
+                delivered.insert(ByteRange(offset, offset + count))
+            }
+        }
+
+        try await play()
+        let firstPass = harness.origin.bytesSent(for: "/movie.mp4")
+        #expect(firstPass >= delivered.coveredLength)
+        #expect(Double(firstPass) <= Double(delivered.coveredLength) * 1.05,
+                "origin sent \(firstPass) bytes for \(delivered.coveredLength) unique bytes")
+
+        try await play()
+        #expect(harness.origin.bytesSent(for: "/movie.mp4") == firstPass, "a second pass must cost nothing")
+        try await harness.stop()
+    }
+
+    @Test func aContentChangeNeverMixesVersions() async throws {
+        let harness = try await LoaderHarness.start()
+        let length: Int64 = 3_000_000
+        let old = harness.serve("/clip.mp4", length: length, misbehavior: .init(bytesPerSecond: 4_000_000))
+        let url = harness.origin.url("/clip.mp4")
+
+        // A reader streams the old version...
+        var iterator = harness.loader.read(url, ByteRequest(offset: 0)).makeAsyncIterator()
+        var streamed = Data()
+        while streamed.count < 200_000, let chunk = try await iterator.next() { streamed.append(chunk.bytes) }
+
+        // ...when the content changes and another reader's fetch finds out.
+        harness.origin.changeContent(of: "/clip.mp4")
+        let new = try #require(harness.origin.content(of: "/clip.mp4"))
+        let probe = try await harness.read("/clip.mp4", ByteRequest(offset: 2_000_000, length: 100_000))
+        #expect(probe.bytes == new.bytes(in: 2_000_000..<2_100_000))
+
+        await #expect {
+            while let chunk = try await iterator.next() { streamed.append(chunk.bytes) }
+        } throws: { error in
+            guard case .contentChanged = error as? LoaderError else { return false }
+            return true
+        }
+        #expect(streamed == old.bytes(in: 0..<Int64(streamed.count)), "the old reader got only old bytes")
+
+        let fresh = try await harness.read("/clip.mp4", ByteRequest(offset: 0))
+        #expect(fresh.bytes == new.bytes(in: 0..<length))
+        try await harness.stop()
+    }
+}

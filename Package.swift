@@ -90,6 +90,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "MediaCacheHTTPTests",
+            dependencies: ["MediaCache", "MediaCacheHTTP"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "MediaCacheCLITests",
             dependencies: ["MediaCacheCLI", "MediaCache", "MediaCacheTesting"],
             swiftSettings: strict

@@ -17,6 +17,9 @@ extension TestOrigin {
         let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
         return state.withLock { state in
             state.requests.append(Request(method: method, path: path, range: header("Range"), ifRange: header("If-Range")))
+            if let target = state.redirects[path] {
+                return Reply(status: 302, headers: [("Location", "http://127.0.0.1:\(port)\(target)")])
+            }
             let misbehavior = state.misbehaviors[path] ?? Misbehavior()
             var reply = Self.plan(method: method, rangeHeader: header("Range"), ifRange: header("If-Range"),
                                   content: state.contents[path], misbehavior: misbehavior,

@@ -120,6 +120,7 @@ public final class TestOrigin: Sendable {
         var bytesSent: [String: Int64] = [:]
         var requests: [Request] = []
         var versions: [String: Int] = [:]
+        var redirects: [String: String] = [:]
     }
 
     let state = Locked(State())
@@ -164,6 +165,11 @@ public final class TestOrigin: Sendable {
     /// Serves `content` at `path`.
     public func serve(_ path: String, content: Content) {
         state.withLock { $0.contents[path] = content }
+    }
+
+    /// Answers requests for `path` with `302 Found` to `target` (a path on this server).
+    public func redirect(_ path: String, to target: String) {
+        state.withLock { $0.redirects[path] = target }
     }
 
     /// Replaces the bytes at `path` with a new version of the same length and a new entity tag.

@@ -34,6 +34,17 @@ import Testing
         try await harness.stop()
     }
 
+    @Test func redirectsAreFollowedAndCachedUnderTheRequestedURL() async throws {
+        let harness = try await LoaderHarness.start()
+        let content = harness.serve("/cdn/a.mp4", length: 200_000)
+        harness.origin.redirect("/a.mp4", to: "/cdn/a.mp4")
+        let read = try await harness.read("/a.mp4", ByteRequest(offset: 0))
+        #expect(read.bytes == content.bytes(in: 0..<200_000))
+        let key = harness.store.key(for: harness.origin.url("/a.mp4"))
+        #expect(try harness.store.availableRanges(for: key).coveredLength == 200_000)
+        try await harness.stop()
+    }
+
     @Test func aBoundedReadFetchesExactlyItsGap() async throws {
         let harness = try await LoaderHarness.start()
         let content = harness.serve("/a.mp4", length: 1_000_000)

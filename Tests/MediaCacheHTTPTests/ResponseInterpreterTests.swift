@@ -1,0 +1,64 @@
+import Foundation
+import MediaCache
+import MediaCacheHTTP
+import Testing
+
+@Suite struct ResponseInterpreterTests {
+    let url = URL(string: "https://cdn.test/a.mp4")!
+
+    func interpret(_ status: Int, _ headers: [(String, String)], request: OriginRequest? = nil) throws -> (OriginResponse.Kind, ContentInfo) {
+        try ResponseInterpreter(request: request ?? OriginRequest(url: url, offset: 100, end: 200))
+            .interpret(status: status, headers: headers)
+    }
+
+    @Test func partialContentTakesOffsetAndLengthFromContentRange() throws {
+        let (kind, info) = try interpret(206, [
+            ("content-range", "bytes 100-199/5000"), ("CONTENT-TYPE", "video/mp4"), ("etag", "\"x\""),
+        ])
+        #expect(kind == .partial(offset: 100, length: 100))
+        #expect(info.totalLength == 5000)
+        #expect(info.acceptsRanges)
+        #expect(info.mimeType == "video/mp4")
+        #expect(info.etag == "\"x\"")
+    }
+
+    @Test func anUnknownTotalIsNotAGuess() throws {
+        let (kind, info) = try interpret(206, [("Content-Range", "bytes 0-99/*"), ("Content-Length", "100")])
+        #expect(kind == .partial(offset: 0, length: 100))
+        #expect(info.totalLength == nil)
+    }
+
+    @Test func fullContentInAnswerToARangeMeansRangesAreIgnored() throws {
+        let (kind, info) = try interpret(200, [("Content-Length", "5000"), ("Accept-Ranges", "bytes")])
+        #expect(kind == .full)
+        #expect(info.totalLength == 5000)
+        #expect(!info.acceptsRanges)
+    }
+
+    @Test func aHeadAnswerUsesAcceptRangesAndNeverRecordsZero() throws {
+        let head = OriginRequest(url: url, method: .head)
+        let (_, info) = try interpret(200, [("Content-Length", "5000"), ("accept-ranges", "bytes")], request: head)
+        #expect(info.acceptsRanges)
+        let (_, empty) = try interpret(200, [("Content-Length", "0")], request: head)
+        #expect(empty.totalLength == nil)
+    }
+
+    @Test func unsatisfiableTakesTheLengthFromContentRange() throws {
+        let (kind, info) = try interpret(416, [("Content-Range", "bytes */5000")])
+        #expect(kind == .rangeNotSatisfiable)
+        #expect(info.totalLength == 5000)
+    }
+
+    @Test func errorStatusesAndBrokenContentRangesAreErrors() {
+        #expect(throws: OriginError.status(404, url: url)) { try interpret(404, []) }
+        for broken in ["bytes 100-99/5000", "bytes 100-6000/5000", "items 1-2/3", "bytes abc", ""] {
+            #expect(throws: OriginError.self, "\(broken)") { try interpret(206, [("Content-Range", broken)]) }
+        }
+    }
+
+    @Test func theRangeHeaderIsInclusive() {
+        #expect(OriginRequest(url: url, offset: 0, end: 2).rangeHeader == "bytes=0-1")
+        #expect(OriginRequest(url: url, offset: 10).rangeHeader == "bytes=10-")
+        #expect(OriginRequest(url: url).rangeHeader == nil)
+    }
+}

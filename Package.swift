@@ -70,7 +70,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MediaCacheBenchmarks",
-            dependencies: ["MediaCache", "MediaCacheTesting"],
+            dependencies: ["MediaCache", "MediaCacheHTTP", "MediaCacheTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,17 +1,18 @@
 import Foundation
 
-/// `swift run -c release mediacache-benchmarks [store|ranges]...`: each benchmark measures
+/// `swift run -c release mediacache-benchmarks [store|ranges|loader]...`: each benchmark measures
 /// MediaCache against a reference doing the same work in the same run and prints
 /// Markdown rows with the ratio.
 @main
 enum Benchmarks {
-    static func main() throws {
+    static func main() async throws {
         let selected = Set(CommandLine.arguments.dropFirst())
-        let all = ["store", "ranges"]
+        let all = ["store", "ranges", "loader"]
         for name in all where selected.isEmpty || selected.contains(name) {
             switch name {
             case "store": try StoreBenchmark().run()
-            default: RangeSetBenchmark().run()
+            case "ranges": RangeSetBenchmark().run()
+            default: try await LoaderBenchmark().run()
             }
         }
     }
@@ -43,6 +44,36 @@ enum Measure {
             secondSamples.append(try median(runs: 1, second))
         }
         return (firstSamples.sorted()[runs / 2], secondSamples.sorted()[runs / 2])
+    }
+
+    /// ``interleaved(runs:before:_:_:)`` for asynchronous work.
+    static func interleavedAsync(
+        runs: Int = 5, before: (Int) throws -> Void,
+        _ first: () async throws -> Void, _ second: () async throws -> Void
+    ) async throws -> (Duration, Duration) {
+        var firstSamples: [Duration] = []
+        var secondSamples: [Duration] = []
+        for _ in 0..<runs {
+            try before(0)
+            let firstStart = ContinuousClock.now
+            try await first()
+            firstSamples.append(ContinuousClock.now - firstStart)
+            try before(1)
+            let secondStart = ContinuousClock.now
+            try await second()
+            secondSamples.append(ContinuousClock.now - secondStart)
+        }
+        return (firstSamples.sorted()[runs / 2], secondSamples.sorted()[runs / 2])
+    }
+
+    /// The process's peak resident memory so far (`VmHWM`), in bytes.
+    static func peakResidentBytes() throws -> Int64 {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) else {
+            throw BenchmarkError("no VmHWM in /proc/self/status")
+        }
+        return kilobytes * 1024
     }
 
     static func seconds(_ duration: Duration) -> Double {

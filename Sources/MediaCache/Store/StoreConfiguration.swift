@@ -15,8 +15,11 @@ public struct StoreConfiguration: Sendable {
     public var keyNormalizer: CacheKeyNormalizer = .wholeURL
     /// Limits enforced after commits and on open. Default: ``EvictionPolicy/default`` (1 GiB).
     public var eviction: EvictionPolicy = .default
-    /// Written but unrecorded bytes that trigger a commit to the index. Default: 4 MiB.
-    public var commitBatchBytes: Int64 = 4 << 20
+    /// Written but unrecorded bytes that trigger a commit to the index. Each commit flushes the
+    /// data files, and a flush stalls writes to the same file; 16 MiB keeps that under a few
+    /// percent of a cold stream. After a crash at most this much (or one interval's worth) is
+    /// fetched again. Default: 16 MiB.
+    public var commitBatchBytes: Int64 = 16 << 20
     /// The longest written bytes wait before they are recorded in the index. Default: 1 s.
     public var commitInterval: Duration = .seconds(1)
     /// The file operations used for data files. Default: ``LocalFileSystem``.

@@ -34,6 +34,15 @@ import Testing
         try await harness.stop()
     }
 
+    @Test func anEmptyReadAsksTheOriginNothing() async throws {
+        let harness = try await LoaderHarness.start()
+        harness.serve("/a.mp4", length: 1_000)
+        let read = try await harness.read("/a.mp4", ByteRequest(offset: 500, length: 0))
+        #expect(read.bytes.isEmpty)
+        #expect(harness.origin.requests(for: "/a.mp4").isEmpty)
+        try await harness.stop()
+    }
+
     @Test func redirectsAreFollowedAndCachedUnderTheRequestedURL() async throws {
         let harness = try await LoaderHarness.start()
         let content = harness.serve("/cdn/a.mp4", length: 200_000)

@@ -6,13 +6,13 @@ import Foundation
 struct FetchRunner: Sendable {
     let id: FetchPlan.FetchID
     let loader: ResourceLoader
-    let url: URL
-    let key: ResourceKey
-    let store: MediaStore
-    let origin: any MediaOrigin
-    let configuration: LoaderConfiguration
     /// Whether to ask for a byte range; a sequential fill asks for the whole resource.
     let isRanged: Bool
+
+    private var url: URL { loader.url }
+    private var key: ResourceKey { loader.key }
+    private var store: MediaStore { loader.store }
+    private var configuration: LoaderConfiguration { loader.configuration }
 
     /// What one request ended with.
     private enum Outcome {
@@ -30,7 +30,7 @@ struct FetchRunner: Sendable {
         var attempt = 1
         var result: (endOfResource: Int64?, failure: LoaderError?) = (nil, nil)
         while true {
-            let window = isRanged ? min(end ?? .max, position + configuration.requestWindow) : nil
+            let window = isRanged ? min(end ?? .max, position + min(configuration.requestWindow, .max - position)) : nil
             do {
                 switch try await transfer(from: position, to: window) {
                 case .finished(let endOfResource):
@@ -66,7 +66,7 @@ struct FetchRunner: Sendable {
             let request = isRanged
                 ? OriginRequest(url: url, offset: requested, end: end, ifRange: validator)
                 : OriginRequest(url: url)
-            response = try await origin.fetch(request)
+            response = try await loader.origin.fetch(request)
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
             let failure = error as? OriginError ?? .transport("\(error)", url: url)

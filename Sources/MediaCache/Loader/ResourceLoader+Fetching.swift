@@ -12,8 +12,7 @@ extension ResourceLoader {
     }
 
     func startFetch(_ id: FetchID, from start: Int64, to end: Int64?) {
-        let runner = FetchRunner(id: id, loader: self, url: url, key: key, store: store, origin: origin,
-                                 configuration: configuration, isRanged: !plan.isSequential)
+        let runner = FetchRunner(id: id, loader: self, isRanged: !plan.isSequential)
         fetchTasks[id] = Task { await runner.run(from: start, to: end) }
     }
 

@@ -65,6 +65,7 @@ actor ResourceLoader {
         while true {
             guard var reader = readers[id] else { throw .cancelled }
             if let failure = reader.failure { throw failure }
+            if let end = reader.end, reader.position >= end { return nil }
             let record: ResourceRecord?
             do { record = try store.record(for: key) } catch { throw .store(error) }
             if let record {

@@ -16,95 +16,97 @@ import Testing
         ("fails with 503 first", .init(failsFirst: 3)),
         ("answers 416 to ranges", .init(refusesRanges: true)),
         ("refuses HEAD", .init(omitsAcceptRanges: true, refusesHead: true)),
+        ("refuses ranges and HEAD", .init(refusesRanges: true, refusesHead: true)),
         ("everything at once", .init(lowercasesHeaders: true, chunked: true, dropsAfter: 200_000, failsFirst: 1)),
     ]
 
     @Test(arguments: tolerated.indices)
     func toleratedMisbehaviourStillGivesExactBytes(_ index: Int) async throws {
         let (name, misbehavior) = Self.tolerated[index]
-        let harness = try await LoaderHarness.start()
-        let length: Int64 = 600_000
-        let content = harness.serve("/a.mp4", length: length, misbehavior: misbehavior)
-        let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
-        if !misbehavior.chunked { #expect(record.contentInfo.totalLength == length, "\(name)") }
-        let middle = try await harness.read("/a.mp4", ByteRequest(offset: 250_000, length: 200_000))
-        #expect(middle.bytes == content.bytes(in: 250_000..<450_000), "\(name)")
-        let whole = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-        #expect(whole.bytes == content.bytes(in: 0..<length), "\(name)")
-        let again = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-        #expect(again.sources == [.cache: Int(length)], "\(name): a second read must come from the cache")
-        #expect(try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4")).contentInfo.totalLength == length,
-                "\(name): the length is known once the whole body was seen")
-        try await harness.stop()
+        try await LoaderHarness.run { harness in
+            let length: Int64 = 600_000
+            let content = harness.serve("/a.mp4", length: length, misbehavior: misbehavior)
+            let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
+            if !misbehavior.chunked { #expect(record.contentInfo.totalLength == length, "\(name)") }
+            let middle = try await harness.read("/a.mp4", ByteRequest(offset: 250_000, length: 200_000))
+            #expect(middle.bytes == content.bytes(in: 250_000..<450_000), "\(name)")
+            let whole = try await harness.read("/a.mp4", ByteRequest(offset: 0))
+            #expect(whole.bytes == content.bytes(in: 0..<length), "\(name)")
+            let again = try await harness.read("/a.mp4", ByteRequest(offset: 0))
+            #expect(again.sources == [.cache: Int(length)], "\(name): a second read must come from the cache")
+            #expect(try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4")).contentInfo.totalLength == length,
+                    "\(name): the length is known once the whole body was seen")
+        }
     }
 
     @Test func aContentRangeThatDoesNotStartWhereAskedIsAPreciseError() async throws {
-        let harness = try await LoaderHarness.start()
-        harness.serve("/a.mp4", length: 100_000)
-        _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
-        harness.origin.setMisbehavior(.init(shiftsContentRange: 10), for: "/a.mp4")
-        await #expect {
-            _ = try await harness.read("/a.mp4", ByteRequest(offset: 1_000, length: 1_000))
-        } throws: { error in
-            guard case .origin(.invalidResponse(let reason, _)) = error as? LoaderError else { return false }
-            return reason.contains("1010") && reason.contains("1000")
+        try await LoaderHarness.run { harness in
+            harness.serve("/a.mp4", length: 100_000)
+            _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
+            harness.origin.setMisbehavior(.init(shiftsContentRange: 10), for: "/a.mp4")
+            await #expect {
+                _ = try await harness.read("/a.mp4", ByteRequest(offset: 1_000, length: 1_000))
+            } throws: { error in
+                guard case .origin(.invalidResponse(let reason, _)) = error as? LoaderError else { return false }
+                return reason.contains("1010") && reason.contains("1000")
+            }
+            #expect(try harness.store.availableRanges(for: harness.store.key(for: harness.origin.url("/a.mp4"))) == [ByteRange(0, 2)])
         }
-        #expect(try harness.store.availableRanges(for: harness.store.key(for: harness.origin.url("/a.mp4"))) == [ByteRange(0, 2)])
-        try await harness.stop()
     }
 
     @Test func errorStatusesReachTheReaderAndNothingIsCached() async throws {
-        let harness = try await LoaderHarness.start()
-        await #expect {
-            _ = try await harness.read("/missing.mp4", ByteRequest(offset: 0))
-        } throws: { error in
-            guard case .origin(.status(404, _)) = error as? LoaderError else { return false }
-            return true
+        try await LoaderHarness.run { harness in
+            await #expect {
+                _ = try await harness.read("/missing.mp4", ByteRequest(offset: 0))
+            } throws: { error in
+                guard case .origin(.status(404, _)) = error as? LoaderError else { return false }
+                return true
+            }
+            harness.serve("/down.mp4", length: 1_000, misbehavior: .init(failsFirst: 100))
+            await #expect {
+                _ = try await harness.loader.contentRecord(for: harness.origin.url("/down.mp4"))
+            } throws: { error in
+                guard case .origin(.status(503, _)) = error as? LoaderError else { return false }
+                return true
+            }
+            let entries = try harness.store.entries()
+            #expect(entries.isEmpty)
         }
-        harness.serve("/down.mp4", length: 1_000, misbehavior: .init(failsFirst: 100))
-        await #expect {
-            _ = try await harness.loader.contentRecord(for: harness.origin.url("/down.mp4"))
-        } throws: { error in
-            guard case .origin(.status(503, _)) = error as? LoaderError else { return false }
-            return true
-        }
-        #expect(try harness.store.entries().isEmpty)
-        try await harness.stop()
     }
 
     @Test func aFullDiskFailsThatReadAndOtherResourcesKeepWorking() async throws {
         let files = FaultyFileSystem()
-        let harness = try await LoaderHarness.start(configureStore: { $0.fileSystem = files })
-        harness.serve("/a.mp4", length: 200_000)
-        let content = harness.serve("/b.mp4", length: 200_000, seed: 9)
-        _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
-        files.inject(.write, code: ENOSPC, pathContaining: "/data/1.data")
-        await #expect {
-            _ = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-        } throws: { error in
-            guard case .store(.diskFull) = error as? LoaderError else { return false }
-            return true
+        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+            harness.serve("/a.mp4", length: 200_000)
+            let content = harness.serve("/b.mp4", length: 200_000, seed: 9)
+            _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
+            files.inject(.write, code: ENOSPC, pathContaining: "/data/1.data")
+            await #expect {
+                _ = try await harness.read("/a.mp4", ByteRequest(offset: 0))
+            } throws: { error in
+                guard case .store(.diskFull) = error as? LoaderError else { return false }
+                return true
+            }
+            let other = try await harness.read("/b.mp4", ByteRequest(offset: 0))
+            #expect(other.bytes == content.bytes(in: 0..<200_000))
         }
-        let other = try await harness.read("/b.mp4", ByteRequest(offset: 0))
-        #expect(other.bytes == content.bytes(in: 0..<200_000))
-        try await harness.stop()
     }
 
     @Test func readingAtOrPastTheEndIsUnsatisfiableAndAnUnknownLengthIsLearnedAtEOF() async throws {
-        let harness = try await LoaderHarness.start()
-        let content = harness.serve("/live.ts", length: 300_000, misbehavior: .init(chunked: true))
-        let url = harness.origin.url("/live.ts")
-        let whole = try await harness.read("/live.ts", ByteRequest(offset: 100))
-        #expect(whole.bytes == content.bytes(in: 100..<300_000))
-        #expect(try await harness.loader.contentRecord(for: url).contentInfo.totalLength == 300_000)
-        await #expect {
-            _ = try await harness.read("/live.ts", ByteRequest(offset: 300_000))
-        } throws: { error in
-            guard case .rangeNotSatisfiable(300_000, 300_000) = error as? LoaderError else { return false }
-            return true
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/live.ts", length: 300_000, misbehavior: .init(chunked: true))
+            let url = harness.origin.url("/live.ts")
+            let whole = try await harness.read("/live.ts", ByteRequest(offset: 100))
+            #expect(whole.bytes == content.bytes(in: 100..<300_000))
+            #expect(try await harness.loader.contentRecord(for: url).contentInfo.totalLength == 300_000)
+            await #expect {
+                _ = try await harness.read("/live.ts", ByteRequest(offset: 300_000))
+            } throws: { error in
+                guard case .rangeNotSatisfiable(300_000, 300_000) = error as? LoaderError else { return false }
+                return true
+            }
+            let tail = try await harness.read("/live.ts", ByteRequest(offset: 299_990, length: 100))
+            #expect(tail.bytes.count == 10)
         }
-        let tail = try await harness.read("/live.ts", ByteRequest(offset: 299_990, length: 100))
-        #expect(tail.bytes.count == 10)
-        try await harness.stop()
     }
 }

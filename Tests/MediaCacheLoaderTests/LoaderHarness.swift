@@ -12,9 +12,26 @@ struct LoaderHarness {
     let http: HTTPOrigin
     let loader: MediaLoader
 
-    static func start(
+    /// Runs `body` with a fresh harness and always shuts it down, also when `body` throws (an
+    /// HTTP client dropped without shutdown traps).
+    static func run(
         configureStore: (inout StoreConfiguration) -> Void = { _ in },
-        configureLoader: (inout LoaderConfiguration) -> Void = { _ in }
+        configureLoader: (inout LoaderConfiguration) -> Void = { _ in },
+        _ body: (LoaderHarness) async throws -> Void
+    ) async throws {
+        let harness = try await start(configureStore: configureStore, configureLoader: configureLoader)
+        do {
+            try await body(harness)
+        } catch {
+            try? await harness.stop()
+            throw error
+        }
+        try await harness.stop()
+    }
+
+    private static func start(
+        configureStore: (inout StoreConfiguration) -> Void,
+        configureLoader: (inout LoaderConfiguration) -> Void
     ) async throws -> LoaderHarness {
         let origin = try await TestOrigin.start()
         let directory = try TemporaryDirectory()

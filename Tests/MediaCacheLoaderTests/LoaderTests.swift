@@ -5,110 +5,110 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct LoaderTests {
     @Test func aColdReadIsByteExactAndASecondReadCostsNoOriginBytes() async throws {
-        let harness = try await LoaderHarness.start()
-        let content = harness.serve("/a.mp4", length: 3_000_000)
-        let first = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-        #expect(first.bytes == content.bytes(in: 0..<3_000_000))
-        #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
-        #expect(first.sources[.network, default: 0] > 0)
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/a.mp4", length: 3_000_000)
+            let first = try await harness.read("/a.mp4", ByteRequest(offset: 0))
+            #expect(first.bytes == content.bytes(in: 0..<3_000_000))
+            #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
+            #expect(first.sources[.network, default: 0] > 0)
 
-        let second = try await harness.read("/a.mp4", ByteRequest(offset: 1_000, length: 2_000_000))
-        #expect(second.bytes == content.bytes(in: 1_000..<2_001_000))
-        #expect(second.sources == [.cache: 2_000_000])
-        #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
-        try await harness.stop()
+            let second = try await harness.read("/a.mp4", ByteRequest(offset: 1_000, length: 2_000_000))
+            #expect(second.bytes == content.bytes(in: 1_000..<2_001_000))
+            #expect(second.sources == [.cache: 2_000_000])
+            #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
+        }
     }
 
     @Test func contentInformationComesFromATwoByteProbeWhoseBytesAreKept() async throws {
-        let harness = try await LoaderHarness.start()
-        harness.serve("/a.mp4", length: 100_000)
-        let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
-        #expect(record.contentInfo.totalLength == 100_000)
-        #expect(record.contentInfo.acceptsRanges)
-        #expect(record.contentInfo.mimeType == "video/mp4")
-        #expect(record.contentInfo.etag == harness.origin.content(of: "/a.mp4")?.etag)
-        #expect(record.available.ranges == [ByteRange(0, 2)])
-        #expect(harness.origin.requests(for: "/a.mp4").map(\.range) == ["bytes=0-1"])
-        _ = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-        #expect(harness.origin.bytesSent(for: "/a.mp4") == 100_000)
-        try await harness.stop()
+        try await LoaderHarness.run { harness in
+            harness.serve("/a.mp4", length: 100_000)
+            let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
+            #expect(record.contentInfo.totalLength == 100_000)
+            #expect(record.contentInfo.acceptsRanges)
+            #expect(record.contentInfo.mimeType == "video/mp4")
+            #expect(record.contentInfo.etag == harness.origin.content(of: "/a.mp4")?.etag)
+            #expect(record.available.ranges == [ByteRange(0, 2)])
+            #expect(harness.origin.requests(for: "/a.mp4").map(\.range) == ["bytes=0-1"])
+            _ = try await harness.read("/a.mp4", ByteRequest(offset: 0))
+            #expect(harness.origin.bytesSent(for: "/a.mp4") == 100_000)
+        }
     }
 
     @Test func anEmptyReadAsksTheOriginNothing() async throws {
-        let harness = try await LoaderHarness.start()
-        harness.serve("/a.mp4", length: 1_000)
-        let read = try await harness.read("/a.mp4", ByteRequest(offset: 500, length: 0))
-        #expect(read.bytes.isEmpty)
-        #expect(harness.origin.requests(for: "/a.mp4").isEmpty)
-        try await harness.stop()
+        try await LoaderHarness.run { harness in
+            harness.serve("/a.mp4", length: 1_000)
+            let read = try await harness.read("/a.mp4", ByteRequest(offset: 500, length: 0))
+            #expect(read.bytes.isEmpty)
+            #expect(harness.origin.requests(for: "/a.mp4").isEmpty)
+        }
     }
 
     @Test func redirectsAreFollowedAndCachedUnderTheRequestedURL() async throws {
-        let harness = try await LoaderHarness.start()
-        let content = harness.serve("/cdn/a.mp4", length: 200_000)
-        harness.origin.redirect("/a.mp4", to: "/cdn/a.mp4")
-        let read = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-        #expect(read.bytes == content.bytes(in: 0..<200_000))
-        let key = harness.store.key(for: harness.origin.url("/a.mp4"))
-        #expect(try harness.store.availableRanges(for: key).coveredLength == 200_000)
-        try await harness.stop()
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/cdn/a.mp4", length: 200_000)
+            harness.origin.redirect("/a.mp4", to: "/cdn/a.mp4")
+            let read = try await harness.read("/a.mp4", ByteRequest(offset: 0))
+            #expect(read.bytes == content.bytes(in: 0..<200_000))
+            let key = harness.store.key(for: harness.origin.url("/a.mp4"))
+            #expect(try harness.store.availableRanges(for: key).coveredLength == 200_000)
+        }
     }
 
     @Test func aBoundedReadFetchesExactlyItsGap() async throws {
-        let harness = try await LoaderHarness.start()
-        let content = harness.serve("/a.mp4", length: 1_000_000)
-        _ = try await harness.read("/a.mp4", ByteRequest(offset: 200_000, length: 100_000))
-        let read = try await harness.read("/a.mp4", ByteRequest(offset: 100_000, length: 300_000))
-        #expect(read.bytes == content.bytes(in: 100_000..<400_000))
-        #expect(harness.origin.bytesSent(for: "/a.mp4") == 300_000)
-        #expect(harness.origin.requests(for: "/a.mp4").map(\.range) == [
-            "bytes=200000-299999", "bytes=100000-199999", "bytes=300000-399999",
-        ])
-        try await harness.stop()
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/a.mp4", length: 1_000_000)
+            _ = try await harness.read("/a.mp4", ByteRequest(offset: 200_000, length: 100_000))
+            let read = try await harness.read("/a.mp4", ByteRequest(offset: 100_000, length: 300_000))
+            #expect(read.bytes == content.bytes(in: 100_000..<400_000))
+            #expect(harness.origin.bytesSent(for: "/a.mp4") == 300_000)
+            #expect(harness.origin.requests(for: "/a.mp4").map(\.range) == [
+                "bytes=200000-299999", "bytes=100000-199999", "bytes=300000-399999",
+            ])
+        }
     }
 
     @Test func bytesReceivedBeforeACancelAreServedLaterWithoutRefetching() async throws {
-        let harness = try await LoaderHarness.start()
-        let path = "/a.mp4"
-        let content = harness.serve(path, length: 4_000_000, misbehavior: .init(bytesPerSecond: 8_000_000))
-        let key = harness.store.key(for: harness.origin.url(path))
-        let partial = try await harness.read(path, ByteRequest(offset: 0), stoppingAfter: 500_000)
-        #expect(partial.bytes.count >= 500_000)
-        let kept = try harness.store.availableRanges(for: key).contiguousLength(from: 0)
-        #expect(kept >= 500_000)
-        let requestsBefore = harness.origin.requests(for: path).count
+        try await LoaderHarness.run { harness in
+            let path = "/a.mp4"
+            let content = harness.serve(path, length: 4_000_000, misbehavior: .init(bytesPerSecond: 8_000_000))
+            let key = harness.store.key(for: harness.origin.url(path))
+            let partial = try await harness.read(path, ByteRequest(offset: 0), stoppingAfter: 500_000)
+            #expect(partial.bytes.count >= 500_000)
+            let kept = try harness.store.availableRanges(for: key).contiguousLength(from: 0)
+            #expect(kept >= 500_000)
+            let requestsBefore = harness.origin.requests(for: path).count
 
-        let again = try await harness.read(path, ByteRequest(offset: 0, length: 1_500_000))
-        #expect(again.bytes == content.bytes(in: 0..<1_500_000))
-        #expect(again.sources[.cache, default: 0] >= 500_000)
-        let later = harness.origin.requests(for: path).dropFirst(requestsBefore)
-        for request in later {
-            let start = request.range.flatMap { Int64($0.dropFirst(6).prefix { $0 != "-" }) } ?? 0
-            #expect(start >= kept, "\(request.range ?? "no range") asks again for bytes kept before the cancel")
+            let again = try await harness.read(path, ByteRequest(offset: 0, length: 1_500_000))
+            #expect(again.bytes == content.bytes(in: 0..<1_500_000))
+            #expect(again.sources[.cache, default: 0] >= 500_000)
+            let later = harness.origin.requests(for: path).dropFirst(requestsBefore)
+            for request in later {
+                let start = request.range.flatMap { Int64($0.dropFirst(6).prefix { $0 != "-" }) } ?? 0
+                #expect(start >= kept, "\(request.range ?? "no range") asks again for bytes kept before the cancel")
+            }
         }
-        try await harness.stop()
     }
 
     @Test func sixteenConcurrentReadersOfAColdResourceCostOneCopy() async throws {
-        let harness = try await LoaderHarness.start()
-        let length: Int64 = 4_000_000
-        let content = harness.serve("/a.mp4", length: length, misbehavior: .init(bytesPerSecond: 20_000_000))
-        let reads = try await withThrowingTaskGroup(of: Data.self) { group in
-            for index in 0..<16 {
-                group.addTask {
-                    let offset = Int64(index % 4) * 100_000
-                    return try await harness.read("/a.mp4", ByteRequest(offset: offset)).bytes
+        try await LoaderHarness.run { harness in
+            let length: Int64 = 4_000_000
+            let content = harness.serve("/a.mp4", length: length, misbehavior: .init(bytesPerSecond: 20_000_000))
+            let reads = try await withThrowingTaskGroup(of: Data.self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        let offset = Int64(index % 4) * 100_000
+                        return try await harness.read("/a.mp4", ByteRequest(offset: offset)).bytes
+                    }
                 }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            for read in reads {
+                let offset = length - Int64(read.count)
+                #expect(read == content.bytes(in: offset..<length))
+            }
+            let sent = harness.origin.bytesSent(for: "/a.mp4")
+            #expect(sent >= length)
+            #expect(Double(sent) <= Double(length) * 1.05, "origin sent \(sent) bytes for a \(length)-byte resource")
         }
-        for read in reads {
-            let offset = length - Int64(read.count)
-            #expect(read == content.bytes(in: offset..<length))
-        }
-        let sent = harness.origin.bytesSent(for: "/a.mp4")
-        #expect(sent >= length)
-        #expect(Double(sent) <= Double(length) * 1.05, "origin sent \(sent) bytes for a \(length)-byte resource")
-        try await harness.stop()
     }
 }

@@ -7,74 +7,94 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct PlaybackPatternTests {
     @Test func anAVPlayerLikePatternCostsTheUniqueBytesOnceAndNothingTheSecondTime() async throws {
         // Readahead and request window bound what a cancelled "read to the end" costs.
-        let harness = try await LoaderHarness.start(configureLoader: {
+        try await LoaderHarness.run(configureLoader: {
             $0.readahead = 256 << 10
             $0.requestWindow = 256 << 10
-        })
-        let length: Int64 = 24_000_000
-        let content = harness.serve("/movie.mp4", length: length, misbehavior: .init(bytesPerSecond: 32_000_000))
-        let url = harness.origin.url("/movie.mp4")
+        }) { harness in
+            let length: Int64 = 24_000_000
+            let content = harness.serve("/movie.mp4", length: length, misbehavior: .init(bytesPerSecond: 32_000_000))
+            let url = harness.origin.url("/movie.mp4")
 
-        var delivered = ByteRangeSet()
-        func play() async throws {
-            _ = try await harness.loader.contentRecord(for: url)
-            let probe = try await harness.read("/movie.mp4", ByteRequest(offset: 0, length: 2))
-            #expect(probe.bytes == content.bytes(in: 0..<2))
-            delivered.insert(ByteRange(0, 2))
-            // The moov at the end, read early.
-            let moov = try await harness.read("/movie.mp4", ByteRequest(offset: length - 1_000_000))
-            #expect(moov.bytes == content.bytes(in: (length - 1_000_000)..<length))
-            delivered.insert(ByteRange(length - 1_000_000, length))
-            // "Everything to the end", cancelled after 6 MB.
-            let start = try await harness.read("/movie.mp4", ByteRequest(offset: 0), stoppingAfter: 6_000_000)
-            #expect(start.bytes == content.bytes(in: 0..<Int64(start.bytes.count)))
-            delivered.insert(ByteRange(0, Int64(start.bytes.count)))
-            // Seek forward, then back.
-            for (offset, count) in [(14_000_000, 4_000_000), (8_000_000, 3_000_000)] as [(Int64, Int64)] {
-                let seek = try await harness.read("/movie.mp4", ByteRequest(offset: offset, length: count))
-                #expect(seek.bytes == content.bytes(in: offset..<(offset + count)))
-                delivered.insert(ByteRange(offset, offset + count))
+            var delivered = ByteRangeSet()
+            func play() async throws {
+                _ = try await harness.loader.contentRecord(for: url)
+                let probe = try await harness.read("/movie.mp4", ByteRequest(offset: 0, length: 2))
+                #expect(probe.bytes == content.bytes(in: 0..<2))
+                delivered.insert(ByteRange(0, 2))
+                // The moov at the end, read early.
+                let moov = try await harness.read("/movie.mp4", ByteRequest(offset: length - 1_000_000))
+                #expect(moov.bytes == content.bytes(in: (length - 1_000_000)..<length))
+                delivered.insert(ByteRange(length - 1_000_000, length))
+                // "Everything to the end", cancelled after 6 MB.
+                let start = try await harness.read("/movie.mp4", ByteRequest(offset: 0), stoppingAfter: 6_000_000)
+                #expect(start.bytes == content.bytes(in: 0..<Int64(start.bytes.count)))
+                delivered.insert(ByteRange(0, Int64(start.bytes.count)))
+                // Seek forward, then back.
+                for (offset, count) in [(14_000_000, 4_000_000), (8_000_000, 3_000_000)] as [(Int64, Int64)] {
+                    let seek = try await harness.read("/movie.mp4", ByteRequest(offset: offset, length: count))
+                    #expect(seek.bytes == content.bytes(in: offset..<(offset + count)))
+                    delivered.insert(ByteRange(offset, offset + count))
+                }
             }
+
+            try await play()
+            let firstPass = harness.origin.bytesSent(for: "/movie.mp4")
+            #expect(firstPass >= delivered.coveredLength)
+            #expect(Double(firstPass) <= Double(delivered.coveredLength) * 1.05,
+                    "origin sent \(firstPass) bytes for \(delivered.coveredLength) unique bytes")
+
+            try await play()
+            #expect(harness.origin.bytesSent(for: "/movie.mp4") == firstPass, "a second pass must cost nothing")
         }
-
-        try await play()
-        let firstPass = harness.origin.bytesSent(for: "/movie.mp4")
-        #expect(firstPass >= delivered.coveredLength)
-        #expect(Double(firstPass) <= Double(delivered.coveredLength) * 1.05,
-                "origin sent \(firstPass) bytes for \(delivered.coveredLength) unique bytes")
-
-        try await play()
-        #expect(harness.origin.bytesSent(for: "/movie.mp4") == firstPass, "a second pass must cost nothing")
-        try await harness.stop()
     }
 
     @Test func aContentChangeNeverMixesVersions() async throws {
-        let harness = try await LoaderHarness.start()
-        let length: Int64 = 3_000_000
-        let old = harness.serve("/clip.mp4", length: length, misbehavior: .init(bytesPerSecond: 4_000_000))
-        let url = harness.origin.url("/clip.mp4")
+        try await LoaderHarness.run { harness in
+            let length: Int64 = 3_000_000
+            let old = harness.serve("/clip.mp4", length: length, misbehavior: .init(bytesPerSecond: 4_000_000))
+            let url = harness.origin.url("/clip.mp4")
 
-        // A reader streams the old version...
-        var iterator = harness.loader.read(url, ByteRequest(offset: 0)).makeAsyncIterator()
-        var streamed = Data()
-        while streamed.count < 200_000, let chunk = try await iterator.next() { streamed.append(chunk.bytes) }
+            // A reader streams the old version...
+            var iterator = harness.loader.read(url, ByteRequest(offset: 0)).makeAsyncIterator()
+            var streamed = Data()
+            while streamed.count < 200_000, let chunk = try await iterator.next() { streamed.append(chunk.bytes) }
 
-        // ...when the content changes and another reader's fetch finds out.
-        harness.origin.changeContent(of: "/clip.mp4")
-        let new = try #require(harness.origin.content(of: "/clip.mp4"))
-        let probe = try await harness.read("/clip.mp4", ByteRequest(offset: 2_000_000, length: 100_000))
-        #expect(probe.bytes == new.bytes(in: 2_000_000..<2_100_000))
+            // ...when the content changes and another reader's fetch finds out.
+            harness.origin.changeContent(of: "/clip.mp4")
+            let new = try #require(harness.origin.content(of: "/clip.mp4"))
+            let probe = try await harness.read("/clip.mp4", ByteRequest(offset: 2_000_000, length: 100_000))
+            #expect(probe.bytes == new.bytes(in: 2_000_000..<2_100_000))
 
-        await #expect {
-            while let chunk = try await iterator.next() { streamed.append(chunk.bytes) }
-        } throws: { error in
-            guard case .contentChanged = error as? LoaderError else { return false }
-            return true
+            await #expect {
+                while let chunk = try await iterator.next() { streamed.append(chunk.bytes) }
+            } throws: { error in
+                guard case .contentChanged = error as? LoaderError else { return false }
+                return true
+            }
+            #expect(streamed == old.bytes(in: 0..<Int64(streamed.count)), "the old reader got only old bytes")
+
+            let fresh = try await harness.read("/clip.mp4", ByteRequest(offset: 0))
+            #expect(fresh.bytes == new.bytes(in: 0..<length))
         }
-        #expect(streamed == old.bytes(in: 0..<Int64(streamed.count)), "the old reader got only old bytes")
+    }
 
-        let fresh = try await harness.read("/clip.mp4", ByteRequest(offset: 0))
-        #expect(fresh.bytes == new.bytes(in: 0..<length))
-        try await harness.stop()
+    @Test func aChangedLengthIsANewVersionEvenUnderTheSameETag() async throws {
+        try await LoaderHarness.run { harness in
+            let old = harness.serve("/clip.mp4", length: 1_000_000, seed: 4)
+            let url = harness.origin.url("/clip.mp4")
+            let first = try await harness.read("/clip.mp4", ByteRequest(offset: 0, length: 100_000))
+            #expect(first.bytes == old.bytes(in: 0..<100_000))
+            let before = try #require(try harness.store.record(for: harness.store.key(for: url))).generation
+
+            let longer = harness.serve("/clip.mp4", length: 1_500_000, seed: 4)
+            #expect(longer.etag == old.etag)
+            // A gap inside the old length is fetched with If-Range; the answer names the new length.
+            let middle = try await harness.read("/clip.mp4", ByteRequest(offset: 500_000, length: 100_000))
+            #expect(middle.bytes == longer.bytes(in: 500_000..<600_000))
+            let record = try #require(try harness.store.record(for: harness.store.key(for: url)))
+            #expect(record.generation > before)
+            #expect(record.contentInfo.totalLength == 1_500_000)
+            #expect(!record.available.contains(ByteRange(0, 100_000)), "bytes of the old version were dropped")
+        }
     }
 }

@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "MediaCache", targets: ["MediaCache"]),
         .library(name: "MediaCacheHTTP", targets: ["MediaCacheHTTP"]),
+        .library(name: "MediaCacheServer", targets: ["MediaCacheServer"]),
         .library(name: "MediaCacheTesting", targets: ["MediaCacheTesting"]),
         .executable(name: "mediacache", targets: ["MediaCacheCLI"]),
         .executable(name: "mediacache-benchmarks", targets: ["MediaCacheBenchmarks"]),
@@ -43,6 +44,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MediaCacheServer",
+            dependencies: ["MediaCache", "MediaCacheHTTP"],
             swiftSettings: strict
         ),
         .target(
@@ -92,6 +98,11 @@ let package = Package(
         .testTarget(
             name: "MediaCacheHTTPTests",
             dependencies: ["MediaCache", "MediaCacheHTTP"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MediaCacheServerTests",
+            dependencies: ["MediaCache", "MediaCacheServer"],
             swiftSettings: strict
         ),
         .testTarget(

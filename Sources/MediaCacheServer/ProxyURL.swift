@@ -1,0 +1,87 @@
+import Foundation
+
+/// The proxy's URL form for an origin URL:
+/// `http://HOST:PORT/<scheme>/<authority>/<path>?<query>`.
+///
+/// ```swift
+/// let proxy = ProxyURL(host: "127.0.0.1", port: 8080)
+/// proxy.url(for: URL(string: "https://cdn.example/v/clip.mp4?t=1")!)
+/// // http://127.0.0.1:8080/https/cdn.example/v/clip.mp4?t=1
+/// ```
+///
+/// The path ends with the original file name and extension, which players sniff. A relative
+/// URI inside a playlist (`seg1.ts`) resolves against it to
+/// `http://HOST:PORT/https/cdn.example/v/seg1.ts`, which maps back to the origin's
+/// `https://cdn.example/v/seg1.ts`: relative references stay inside the proxy.
+public struct ProxyURL: Hashable, Sendable {
+    /// The proxy's host, as players reach it.
+    public var host: String
+    /// The proxy's port.
+    public var port: Int
+
+    /// A proxy URL scheme for a proxy at `host:port`.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// The proxy URL that plays `origin` through the cache, or `nil` when `origin` is not an
+    /// `http` or `https` URL with a host (or carries user information, which is refused).
+    public func url(for origin: URL) -> URL? {
+        guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let name = components.host, !name.isEmpty,
+              components.user == nil, components.password == nil else { return nil }
+        // An IPv6 literal's brackets are not allowed in a path: they travel percent-encoded.
+        let originHost = name.contains(":")
+            ? "%5B\(name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))%5D"
+            : components.percentEncodedHost ?? name
+        var path = "/\(scheme)/\(originHost)"
+        if let port = components.port { path += ":\(port)" }
+        path += components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        var proxied = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(path)"
+        if let query = components.percentEncodedQuery { proxied += "?\(query)" }
+        return URL(string: proxied)
+    }
+
+    /// The origin URL a proxy request path (with its query) stands for.
+    ///
+    /// - Parameter target: The request target, such as `/https/cdn.example/v/clip.mp4?t=1`.
+    /// - Throws: ``ProxyURLError`` when the path does not name an http(s) origin.
+    public static func origin(forTarget target: String) throws(ProxyURLError) -> URL {
+        let (path, query) = split(target)
+        let parts = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[0].isEmpty else { throw .notAProxyPath(target) }
+        let scheme = parts[1].lowercased()
+        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(String(parts[1])) }
+        let encodedAuthority = parts[2].prefix { $0 != "/" }
+        let rest = parts[2].dropFirst(encodedAuthority.count)
+        guard let authority = encodedAuthority.removingPercentEncoding, !authority.isEmpty, !authority.contains("@"),
+              !authority.contains("/") else { throw .notAProxyPath(target) }
+        let text = "\(scheme)://\(authority)\(rest.isEmpty ? "/" : rest)" + (query.map { "?\($0)" } ?? "")
+        guard let url = URL(string: text), let host = url.host, !host.isEmpty else { throw .notAProxyPath(target) }
+        return url
+    }
+
+    private static func split(_ target: String) -> (path: Substring, query: Substring?) {
+        guard let mark = target.firstIndex(of: "?") else { return (Substring(target), nil) }
+        return (target[..<mark], target[target.index(after: mark)...])
+    }
+}
+
+/// Why a request path does not name an origin.
+public enum ProxyURLError: Error, Hashable, CustomStringConvertible {
+    /// The path is not `/<scheme>/<authority>/...`.
+    case notAProxyPath(String)
+    /// The scheme is neither http nor https.
+    case unsupportedScheme(String)
+
+    public var description: String {
+        switch self {
+        case .notAProxyPath(let target):
+            "\(target) is not a proxy path; use /<http|https>/<host>/<path>, see `mediacache url`"
+        case .unsupportedScheme(let scheme):
+            "only http and https origins are proxied, not \(scheme)"
+        }
+    }
+}

@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -48,7 +49,11 @@ let package = Package(
         ),
         .target(
             name: "MediaCacheServer",
-            dependencies: ["MediaCache", "MediaCacheHTTP"],
+            dependencies: [
+                "MediaCache",
+                "MediaCacheHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -65,6 +70,8 @@ let package = Package(
             name: "MediaCacheCLI",
             dependencies: [
                 "MediaCache",
+                "MediaCacheHTTP",
+                "MediaCacheServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -102,7 +109,15 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheServerTests",
-            dependencies: ["MediaCache", "MediaCacheServer"],
+            dependencies: [
+                "MediaCache",
+                "MediaCacheHTTP",
+                "MediaCacheServer",
+                "MediaCacheTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -2,10 +2,12 @@ import ArgumentParser
 
 /// `mediacache`: the caching proxy and the tools to inspect and manage its cache.
 @main
-struct MediaCacheCommand: ParsableCommand {
+struct MediaCacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mediacache",
         abstract: "Cache streamed media on disk and serve it to any player.",
-        subcommands: [ServeCommand.self, ListCommand.self, RemoveCommand.self, ClearCommand.self, StatsCommand.self]
+        subcommands: [
+            ServeCommand.self, URLCommand.self, ListCommand.self, RemoveCommand.self, ClearCommand.self, StatsCommand.self,
+        ]
     )
 }

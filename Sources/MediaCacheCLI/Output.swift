@@ -2,6 +2,12 @@ import Foundation
 
 /// Formatting shared by the commands.
 enum Output {
+    /// Writes a line to standard output at once, unbuffered, so that a process reading a pipe
+    /// sees it while the command keeps running.
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

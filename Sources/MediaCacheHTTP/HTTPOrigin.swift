@@ -38,6 +38,9 @@ public final class HTTPOrigin: MediaOrigin {
             redirectConfiguration: .follow(max: configuration.maximumRedirects, allowCycles: false),
             timeout: .init(connect: .init(configuration.connectTimeout), read: .init(configuration.readTimeout)))
         settings.decompression = .disabled
+        // The loader retries transport failures under its RetryPolicy; a second layer of
+        // connection retries here would only make a dead origin slow to report.
+        settings.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         headers = configuration.headers
     }

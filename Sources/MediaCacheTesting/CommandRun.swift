@@ -9,10 +9,20 @@ public struct CommandRun: Sendable {
     /// Everything written to standard error.
     public var errorOutput: String
 
-    /// Runs the built executable `name` with `arguments` to completion.
+    /// Runs the built executable `name` with `arguments` to completion. (It polls for the exit:
+    /// `waitUntilExit()` can hang when called from a task on Linux.)
     public static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandRun {
+        try run(url: BuiltProducts.executable(named: name), arguments, environment: environment)
+    }
+
+    /// Runs the executable at `path`, such as a tool found with ``Tools/require(_:)``.
+    public static func run(path: String, _ arguments: [String]) throws -> CommandRun {
+        try run(url: URL(fileURLWithPath: path), arguments, environment: nil)
+    }
+
+    private static func run(url: URL, _ arguments: [String], environment: [String: String]?) throws -> CommandRun {
         let process = Process()
-        process.executableURL = BuiltProducts.executable(named: name)
+        process.executableURL = url
         process.arguments = arguments
         if let environment { process.environment = environment }
         let output = Pipe()
@@ -22,7 +32,7 @@ public struct CommandRun: Sendable {
         try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        while process.isRunning { usleep(1_000) }
         return CommandRun(status: process.terminationStatus,
                           output: String(decoding: outputData, as: UTF8.self),
                           errorOutput: String(decoding: errorData, as: UTF8.self))

@@ -125,6 +125,8 @@ public final class TestOrigin: Sendable {
 
     let state = Locked(State())
     private let channel: any Channel
+    /// Open connections, closed by ``stop()`` as a real server shutdown would.
+    private let connections = Locked<[ObjectIdentifier: any Channel]>([:])
 
     /// The port the server listens on (on 127.0.0.1).
     public let port: Int
@@ -140,9 +142,11 @@ public final class TestOrigin: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                let origin = box.withLock { $0! }
+                origin.track(channel)
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(TestOriginHandler(origin: box.withLock { $0! }))
+                    try channel.pipeline.syncOperations.addHandler(TestOriginHandler(origin: origin))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -152,9 +156,20 @@ public final class TestOrigin: Sendable {
         return origin
     }
 
-    /// Stops listening.
+    /// Stops listening and closes every open connection.
     public func stop() async throws {
         try await channel.close()
+        let open = connections.withLock { connections in
+            defer { connections = [:] }
+            return Array(connections.values)
+        }
+        for connection in open { try? await connection.close() }
+    }
+
+    private func track(_ connection: any Channel) {
+        let id = ObjectIdentifier(connection)
+        connections.withLock { $0[id] = connection }
+        connection.closeFuture.whenComplete { [connections] _ in connections.withLock { $0[id] = nil } }
     }
 
     /// The URL of `path` on this server.

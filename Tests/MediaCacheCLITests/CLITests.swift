@@ -82,10 +82,42 @@ import Testing
         #expect(run.errorOutput.contains("in use by process \(ProcessInfo.processInfo.processIdentifier)"))
     }
 
-    @Test func serveExplainsThatTheProxyIsNotAvailableYet() throws {
+    @Test(.timeLimit(.minutes(2)))
+    func serveProxiesThroughTheCacheAndFlushesTheIndexOnSIGINT() async throws {
         defer { directory.remove() }
-        let run = try mediacache("serve")
-        #expect(run.status == 69)
-        #expect(run.errorOutput.contains("not available"))
+        let origin = try await TestOrigin.start()
+        let content = TestOrigin.Content.pattern(length: 300_000, seed: 3)
+        origin.serve("/v/a.mp4", content: content)
+
+        let server = Process()
+        let output = Pipe()
+        server.executableURL = BuiltProducts.executable(named: "mediacache")
+        server.arguments = ["serve", "--port", "0", "--cache-dir", directory.path]
+        server.standardOutput = output
+        try server.run()
+        var announced = ""
+        while !announced.contains("\n"), server.isRunning {
+            announced += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        let port = try #require(announced.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
+
+        let proxied = try CommandRun.run("mediacache", ["url", origin.url("/v/a.mp4").absoluteString, "--port", port])
+        let url = proxied.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(url == "http://127.0.0.1:\(port)/http/127.0.0.1:\(origin.port)/v/a.mp4")
+        let body = directory.appending("body")
+        let curl = try CommandRun.run(path: try Tools.require("curl"), ["-sf", "-o", body, url])
+        #expect(curl.status == 0, "curl: \(curl.errorOutput)")
+        #expect(FileManager.default.contents(atPath: body) == content.bytes(in: 0..<300_000))
+
+        kill(server.processIdentifier, SIGINT)
+        while server.isRunning { usleep(10_000) }
+        #expect(server.terminationStatus == 0)
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(rest.contains("index is flushed"))
+        try await origin.stop()
+
+        let listing = try mediacache("ls", "--json")
+        let entries = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [[String: Any]]
+        #expect(entries?.first?["cachedBytes"] as? Int == 300_000)
     }
 }

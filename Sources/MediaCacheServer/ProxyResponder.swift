@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MediaCache
+
+/// Answers `GET` and `HEAD` for proxy paths: maps the path to the origin URL, plans the range
+/// answer against what the loader knows of the resource, and streams the bytes from the loader.
+struct ProxyResponder: Sendable {
+    let loader: MediaLoader
+
+    func respond(to request: Request) async -> Response {
+        let origin: URL
+        do {
+            origin = try ProxyURL.origin(forTarget: request.uri.description)
+        } catch {
+            return Self.text(.badRequest, "\(error)\n")
+        }
+        let record: ResourceRecord
+        do {
+            record = try await loader.contentRecord(for: origin)
+        } catch {
+            return Self.failure(error)
+        }
+        let plan = RangeResponsePlan(range: request.headers[.range], ifRange: request.headers[.ifRange],
+                                     info: record.contentInfo)
+        var headers = Self.headers(for: record.contentInfo)
+        if let contentRange = plan.contentRange { headers[.contentRange] = contentRange }
+        if let length = plan.contentLength { headers[.contentLength] = "\(length)" }
+        let status = HTTPResponse.Status(code: plan.status)
+        guard request.method == .get, let bytes = plan.bytes else {
+            return Response(status: status, headers: headers, body: ResponseBody())
+        }
+        let stream = loader.read(origin, bytes)
+        return Response(status: status, headers: headers, body: ResponseBody { writer in
+            // A failure mid-body ends the connection: the client sees a short response, never
+            // wrong bytes.
+            for try await chunk in stream {
+                try await writer.write(ByteBuffer(bytes: chunk.bytes))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// The headers every answer for a resource carries.
+    static func headers(for info: ContentInfo) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.contentType] = info.mimeType ?? "application/octet-stream"
+        headers[.acceptRanges] = info.totalLength == nil ? "none" : "bytes"
+        if let etag = info.etag { headers[.eTag] = etag }
+        if let lastModified = info.lastModified { headers[.lastModified] = lastModified }
+        return headers
+    }
+
+    /// Origin error statuses pass through as they are; other failures name their cause.
+    static func failure(_ error: LoaderError) -> Response {
+        switch error {
+        case .origin(.status(let code, _)):
+            return text(HTTPResponse.Status(code: code), "origin answered \(code)\n")
+        case .origin(let failure):
+            return text(.badGateway, "\(failure)\n")
+        case .store(.diskFull):
+            return text(HTTPResponse.Status(code: 507), "\(error)\n")
+        case .rangeNotSatisfiable, .contentChanged, .cancelled, .store:
+            return text(.internalServerError, "\(error)\n")
+        }
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: message)))
+    }
+}

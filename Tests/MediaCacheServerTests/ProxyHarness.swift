@@ -1,0 +1,86 @@
+import AsyncHTTPClient
+import Foundation
+import MediaCache
+import MediaCacheHTTP
+import MediaCacheServer
+import MediaCacheTesting
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// A proxy server on a free loopback port, in front of a test origin, with a client to ask it.
+struct ProxyHarness {
+    let origin: TestOrigin
+    let directory: TemporaryDirectory
+    let store: MediaStore
+    let upstream: HTTPOrigin
+    let client: HTTPClient
+    let port: Int
+    private let server: Task<Void, any Error>
+
+    /// Runs `body` with a running proxy and always shuts everything down.
+    static func run(_ body: (ProxyHarness) async throws -> Void) async throws {
+        let origin = try await TestOrigin.start()
+        let directory = try TemporaryDirectory()
+        var configuration = StoreConfiguration()
+        configuration.eviction = .unlimited
+        let store = try MediaStore.open(at: directory.path, configuration: configuration)
+        let upstream = HTTPOrigin()
+        var loading = LoaderConfiguration()
+        loading.retry = .exponential(attempts: 3, initial: .milliseconds(10), maximum: .milliseconds(50))
+        let proxy = try ProxyServer(loader: MediaLoader(store: store, origin: upstream, configuration: loading),
+                                    configuration: .init(host: "127.0.0.1", port: 0))
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let server = Task { try await proxy.run(handlingSignals: false) { portContinuation.yield($0) } }
+        var iterator = ports.makeAsyncIterator()
+        let port = await iterator.next() ?? 0
+        let harness = ProxyHarness(origin: origin, directory: directory, store: store, upstream: upstream,
+                                   client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup), port: port,
+                                   server: server)
+        do {
+            try await body(harness)
+        } catch {
+            await harness.stop()
+            throw error
+        }
+        await harness.stop()
+    }
+
+    private func stop() async {
+        server.cancel()
+        _ = await server.result
+        try? await client.shutdown()
+        try? await upstream.shutdown()
+        try? await origin.stop()
+        try? store.close()
+        directory.remove()
+    }
+
+    /// The proxy URL of `path` on the test origin.
+    func proxied(_ path: String) -> String {
+        ProxyURL(host: "127.0.0.1", port: port).url(for: origin.url(path))!.absoluteString
+    }
+
+    /// An answer from the proxy.
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+    }
+
+    /// Sends a request to the proxy and collects the answer; a broken body ends the collection.
+    func request(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = []) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        var body = Data()
+        do {
+            for try await buffer in response.body { body.append(Data(buffer: buffer)) }
+        } catch {
+            // A short body: keep what arrived.
+        }
+        let fields = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        return Answer(status: Int(response.status.code), headers: fields, body: body)
+    }
+}

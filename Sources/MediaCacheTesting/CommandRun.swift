@@ -20,6 +20,16 @@ public struct CommandRun: Sendable {
         try run(url: URL(fileURLWithPath: path), arguments, environment: nil)
     }
 
+    /// Runs the executable at `path` on a thread of its own, so that a task waiting for it never
+    /// holds one of the few cooperative threads that an in-process server needs to answer it.
+    public static func run(path: String, _ arguments: [String]) async throws -> CommandRun {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(url: URL(fileURLWithPath: path), arguments, environment: nil) })
+            }
+        }
+    }
+
     private static func run(url: URL, _ arguments: [String], environment: [String: String]?) throws -> CommandRun {
         let process = Process()
         process.executableURL = url

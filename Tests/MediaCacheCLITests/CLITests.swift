@@ -105,7 +105,7 @@ import Testing
         let url = proxied.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(url == "http://127.0.0.1:\(port)/http/127.0.0.1:\(origin.port)/v/a.mp4")
         let body = directory.appending("body")
-        let curl = try CommandRun.run(path: try Tools.require("curl"), ["-sf", "-o", body, url])
+        let curl = try await CommandRun.run(path: try Tools.require("curl"), ["-sf", "-o", body, url])
         #expect(curl.status == 0, "curl: \(curl.errorOutput)")
         #expect(FileManager.default.contents(atPath: body) == content.bytes(in: 0..<300_000))
 

@@ -10,7 +10,7 @@ enum Benchmarks {
         let all = ["store", "ranges", "loader"]
         for name in all where selected.isEmpty || selected.contains(name) {
             switch name {
-            case "store": try StoreBenchmark().run()
+            case "store": try await StoreBenchmark().run()
             case "ranges": RangeSetBenchmark().run()
             default: try await LoaderBenchmark().run()
             }
@@ -33,21 +33,6 @@ enum Measure {
     /// The medians of `first` and `second`, run alternately; `before(0)` runs untimed before
     /// each run of `first`, `before(1)` before each run of `second`.
     static func interleaved(
-        runs: Int = 5, before: (Int) throws -> Void, _ first: () throws -> Void, _ second: () throws -> Void
-    ) rethrows -> (Duration, Duration) {
-        var firstSamples: [Duration] = []
-        var secondSamples: [Duration] = []
-        for _ in 0..<runs {
-            try before(0)
-            firstSamples.append(try median(runs: 1, first))
-            try before(1)
-            secondSamples.append(try median(runs: 1, second))
-        }
-        return (firstSamples.sorted()[runs / 2], secondSamples.sorted()[runs / 2])
-    }
-
-    /// ``interleaved(runs:before:_:_:)`` for asynchronous work.
-    static func interleavedAsync(
         runs: Int = 5, before: (Int) throws -> Void,
         _ first: () async throws -> Void, _ second: () async throws -> Void
     ) async throws -> (Duration, Duration) {
@@ -74,10 +59,6 @@ enum Measure {
             throw BenchmarkError("no VmHWM in /proc/self/status")
         }
         return kilobytes * 1024
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// One Markdown row: what, MediaCache's figure, the reference's figure, and the ratio.

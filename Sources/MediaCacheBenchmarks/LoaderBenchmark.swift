@@ -25,7 +25,7 @@ struct LoaderBenchmark {
             try? FileManager.default.removeItem(atPath: directory.appending("direct.data"))
             sync()
         }
-        let (coldLoader, coldDirect) = try await Measure.interleavedAsync(runs: 5, before: clean, {
+        let (coldLoader, coldDirect) = try await Measure.interleaved(runs: 5, before: clean, {
             let store = try openStore(cold)
             let loader = MediaLoader(store: store, origin: http)
             try await drain(loader.read(nginx.url("/big.mp4"), ByteRequest(offset: 0)))
@@ -34,7 +34,7 @@ struct LoaderBenchmark {
             let response = try await http.fetch(OriginRequest(url: nginx.url("/big.mp4")))
             for try await _ in response.body {}
         })
-        let (_, coldWritingDirect) = try await Measure.interleavedAsync(runs: 5, before: clean, {}, {
+        let (_, coldWritingDirect) = try await Measure.interleaved(runs: 5, before: clean, {}, {
             let path = directory.appending("direct.data")
             let file = try LocalFileSystem().openFile(at: path)
             defer { file.close() }
@@ -53,7 +53,7 @@ struct LoaderBenchmark {
         let file = try LocalFileSystem().openFile(at: cached + "/data/1.data")
         defer { file.close() }
         let chunk = LoaderConfiguration().chunkSize
-        let (cachedLoader, cachedFile) = try await Measure.interleavedAsync(runs: 5, before: { _ in }, {
+        let (cachedLoader, cachedFile) = try await Measure.interleaved(runs: 5, before: { _ in }, {
             try await drain(loader.read(nginx.url("/big.mp4"), ByteRequest(offset: 0)))
         }, {
             var offset: Int64 = 0
@@ -66,15 +66,15 @@ struct LoaderBenchmark {
         try store.close()
 
         let megabytes = Double(length) / 1_048_576
-        func rate(_ duration: Duration) -> String { String(format: "%.0f MiB/s", megabytes / Measure.seconds(duration)) }
+        func rate(_ duration: Duration) -> String { String(format: "%.0f MiB/s", megabytes / duration.timeInterval) }
         Measure.header("Loader throughput (\(length >> 20) MiB, nginx on loopback as the origin)", ours: "MediaLoader",
                        reference: "direct", ratioMeaning: "loader / direct, higher is better")
         Measure.row("fully cached read vs pread of the data file", ours: rate(cachedLoader), reference: rate(cachedFile),
-                    ratio: Measure.seconds(cachedFile) / Measure.seconds(cachedLoader))
+                    ratio: cachedFile.timeInterval / cachedLoader.timeInterval)
         Measure.row("cold read vs HTTPOrigin GET of the same URL", ours: rate(coldLoader), reference: rate(coldDirect),
-                    ratio: Measure.seconds(coldDirect) / Measure.seconds(coldLoader))
+                    ratio: coldDirect.timeInterval / coldLoader.timeInterval)
         Measure.row("cold read vs that GET writing its body to a file", ours: rate(coldLoader),
-                    reference: rate(coldWritingDirect), ratio: Measure.seconds(coldWritingDirect) / Measure.seconds(coldLoader))
+                    reference: rate(coldWritingDirect), ratio: coldWritingDirect.timeInterval / coldLoader.timeInterval)
 
         Measure.header("Memory while streaming \(length >> 20) MiB cold through the loader, five times", ours: "peak RSS growth",
                        reference: "bytes streamed", ratioMeaning: "growth / streamed, lower is better")

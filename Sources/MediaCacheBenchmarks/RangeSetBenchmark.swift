@@ -57,10 +57,10 @@ struct RangeSetBenchmark {
 
     private func report(_ name: String, ours: Duration, reference: Duration) {
         Measure.row(name, ours: format(ours), reference: format(reference),
-                    ratio: Measure.seconds(reference) / Measure.seconds(ours))
+                    ratio: reference.timeInterval / ours.timeInterval)
     }
 
     private func format(_ duration: Duration) -> String {
-        String(format: "%.1f ms", Measure.seconds(duration) * 1000)
+        String(format: "%.1f ms", duration.timeInterval * 1000)
     }
 }

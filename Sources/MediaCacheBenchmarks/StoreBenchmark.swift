@@ -12,7 +12,7 @@ struct StoreBenchmark {
     let url = URL(string: "https://bench.test/big.mp4")!
     var chunks: Int { totalBytes / chunkBytes }
 
-    func run() throws {
+    func run() async throws {
         let directory = try TemporaryDirectory(prefix: "mediacache-bench")
         defer { directory.remove() }
         let chunk = TestPattern.data(offset: 0, length: chunkBytes, seed: 1)
@@ -20,7 +20,7 @@ struct StoreBenchmark {
         let storePath = directory.appending("store")
         let files = LocalFileSystem()
 
-        let (storeWrite, plainWrite) = try Measure.interleaved(before: { next in
+        let (storeWrite, plainWrite) = try await Measure.interleaved(before: { next in
             if next == 0 { try? FileManager.default.removeItem(atPath: storePath) } else { try? files.removeFile(at: plainPath) }
             sync()
         }, {
@@ -43,7 +43,7 @@ struct StoreBenchmark {
         defer { plainFile.close() }
         let store = try openStore(storePath)
         defer { try? store.close() }
-        let (storeRead, plainRead) = try Measure.interleaved(before: { _ in }, {
+        let (storeRead, plainRead) = try await Measure.interleaved(before: { _ in }, {
             for index in 0..<chunks {
                 let range = ByteRange(offset: Int64(index * chunkBytes), length: Int64(chunkBytes))
                 _ = try store.read(range, from: store.key(for: url))
@@ -68,8 +68,8 @@ struct StoreBenchmark {
 
     private func report(_ name: String, ours: Duration, reference: Duration) {
         let megabytes = Double(totalBytes) / 1_048_576
-        let oursRate = megabytes / Measure.seconds(ours)
-        let referenceRate = megabytes / Measure.seconds(reference)
+        let oursRate = megabytes / ours.timeInterval
+        let referenceRate = megabytes / reference.timeInterval
         Measure.row(name, ours: String(format: "%.0f MiB/s", oursRate),
                     reference: String(format: "%.0f MiB/s", referenceRate), ratio: oursRate / referenceRate)
     }

@@ -49,7 +49,7 @@ public final class ManualClock: MediaCacheClock {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                    state.sleepers.append(Sleeper(id: id, deadline: state.now.addingTimeInterval(duration.seconds),
+                    state.sleepers.append(Sleeper(id: id, deadline: state.now.addingTimeInterval(duration.timeInterval),
                                                   continuation: continuation))
                     return Self.takeSatisfiedWaiters(&state)
                 }
@@ -67,7 +67,7 @@ public final class ManualClock: MediaCacheClock {
     /// Moves time forward and wakes every sleeper whose deadline has passed.
     public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
-            state.now = state.now.addingTimeInterval(duration.seconds)
+            state.now = state.now.addingTimeInterval(duration.timeInterval)
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }
             state.sleepers.removeAll { $0.deadline <= now }
@@ -92,12 +92,5 @@ public final class ManualClock: MediaCacheClock {
         let ready = state.waiters.filter { $0.count <= sleeping }.map(\.continuation)
         state.waiters.removeAll { $0.count <= sleeping }
         return ready
-    }
-}
-
-extension Duration {
-    /// The duration in (fractional) seconds.
-    var seconds: TimeInterval {
-        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
     }
 }

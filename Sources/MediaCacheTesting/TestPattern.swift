@@ -3,12 +3,6 @@ import Foundation
 /// Deterministic, position-dependent bytes: any misplaced, stale or spliced byte shows up as
 /// a mismatch. The same `seed` and offset always give the same byte.
 public enum TestPattern {
-    /// The byte at `offset` of the content identified by `seed`.
-    public static func byte(at offset: Int64, seed: UInt64) -> UInt8 {
-        let word = mix(UInt64(bitPattern: offset >> 3) ^ (seed &* 0x9E37_79B9_7F4A_7C15))
-        return UInt8(truncatingIfNeeded: word >> ((UInt64(offset) & 7) * 8))
-    }
-
     /// The bytes at `offset..<offset+length` of the content identified by `seed`.
     public static func data(offset: Int64, length: Int, seed: UInt64) -> Data {
         var bytes = [UInt8](repeating: 0, count: length)

@@ -41,7 +41,7 @@ struct EvictionPlanner {
 
 extension Duration {
     /// The duration in seconds as a `TimeInterval`.
-    var timeInterval: TimeInterval {
+    package var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

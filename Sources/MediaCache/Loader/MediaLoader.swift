@@ -54,11 +54,6 @@ public final class MediaLoader: Sendable {
         ByteStream(loader: self, url: url, request: request)
     }
 
-    /// The number of resources being read or fetched now.
-    public var activeResourceCount: Int {
-        entries.withLock(\.count)
-    }
-
     func acquire(_ url: URL) -> ResourceLoader {
         let key = store.key(for: url)
         return entries.withLock { entries in

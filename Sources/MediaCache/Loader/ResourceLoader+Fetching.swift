@@ -22,8 +22,7 @@ extension ResourceLoader {
         throws(LoaderError) -> Acceptance?
     {
         guard plan.fetches[id] != nil else { return nil }
-        let before: ResourceRecord?
-        do { before = try store.record(for: key) } catch { throw .store(error) }
+        let before = try storedRecord()
         switch kind {
         case .rangeNotSatisfiable:
             // The end of the resource when the length says so; otherwise the origin refuses

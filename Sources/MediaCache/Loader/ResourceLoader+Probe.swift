@@ -18,10 +18,6 @@ extension ResourceLoader {
         }
     }
 
-    private func storedRecord() throws(LoaderError) -> ResourceRecord? {
-        do { return try store.record(for: key) } catch { throw .store(error) }
-    }
-
     /// Statuses after which the next, simpler probe is tried instead of giving up.
     private static let refusals: Set<Int> = [400, 403, 405, 406, 416, 501]
 

@@ -66,8 +66,7 @@ actor ResourceLoader {
             guard var reader = readers[id] else { throw .cancelled }
             if let failure = reader.failure { throw failure }
             if let end = reader.end, reader.position >= end { return nil }
-            let record: ResourceRecord?
-            do { record = try store.record(for: key) } catch { throw .store(error) }
+            let record = try storedRecord()
             if let record {
                 if let generation = reader.generation, generation != record.generation {
                     throw .contentChanged(key: key, from: generation, to: record.generation)
@@ -111,6 +110,11 @@ actor ResourceLoader {
         }
     }
 
+    /// The stored record, `nil` while nothing is known of the resource.
+    func storedRecord() throws(LoaderError) -> ResourceRecord? {
+        do { return try store.record(for: key) } catch { throw .store(error) }
+    }
+
     /// Suspends the reader until a fetch reports progress, an end or a failure.
     private func waitForProgress(_ id: ReaderID) async throws {
         try await withTaskCancellationHandler {
@@ -131,11 +135,6 @@ actor ResourceLoader {
         let woken = waiters
         waiters = [:]
         for continuation in woken.values { continuation.resume() }
-    }
-
-    /// Whether nothing is reading or fetching, so the loader can be let go.
-    var isIdle: Bool {
-        readers.isEmpty && fetchTasks.isEmpty && probe == nil
     }
 
     func cancel(_ fetches: [FetchID]) {

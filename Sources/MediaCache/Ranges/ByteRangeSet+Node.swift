@@ -165,13 +165,5 @@ extension ByteRangeSet {
             body(node.span)
             forEach(node.right, body)
         }
-
-        /// Visits, in order, the spans that share a byte with `range`.
-        static func forEach(_ node: Node?, overlapping range: ByteRange, _ body: (ByteRange) -> Void) {
-            guard let node else { return }
-            if node.span.lowerBound > range.lowerBound { forEach(node.left, overlapping: range, body) }
-            if node.span.overlaps(range) { body(node.span) }
-            if node.span.upperBound < range.upperBound { forEach(node.right, overlapping: range, body) }
-        }
     }
 }

@@ -164,11 +164,7 @@ public struct ByteRangeSet: Sendable, Hashable, CustomStringConvertible, Express
 
     /// The covered parts of `range`, in ascending order.
     public func intersection(_ range: ByteRange) -> [ByteRange] {
-        var result: [ByteRange] = []
-        Node.forEach(root, overlapping: range) { span in
-            if let part = span.intersection(range) { result.append(part) }
-        }
-        return result
+        Node.spans(in: root, overlapping: range, limit: .max).compactMap { $0.intersection(range) }
     }
 
     /// The parts of `range` that are not covered, in ascending order.

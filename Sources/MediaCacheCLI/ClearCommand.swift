@@ -2,7 +2,7 @@ import ArgumentParser
 import MediaCache
 
 /// `mediacache clear`: removes every cached resource (pinned offline assets only on request).
-struct ClearCommand: ParsableCommand {
+struct ClearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear", abstract: "Remove every cached resource except pinned offline assets.")
 
@@ -11,8 +11,8 @@ struct ClearCommand: ParsableCommand {
 
     @OptionGroup var cache: CacheDirectoryOptions
 
-    func run() throws {
-        let count = try cache.withStore { try $0.removeAll(includingPinned: includingPinned) }
+    func run() async throws {
+        let count = try await cache.withCache { try await $0.removeEntries(includingPinned: includingPinned).count }
         print("removed \(count) resource\(count == 1 ? "" : "s")")
     }
 }

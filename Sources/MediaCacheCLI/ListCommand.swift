@@ -3,25 +3,25 @@ import Foundation
 import MediaCache
 
 /// `mediacache ls`: every cached resource with how much of it is cached.
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "ls", abstract: "List cached resources.")
 
     @OptionGroup var cache: CacheDirectoryOptions
 
-    @Flag(help: "Print a JSON array of entries.")
+    @Flag(help: "Print a JSON array of entries with their cached ranges.")
     var json = false
 
-    func run() throws {
-        let entries = try cache.withStore { try $0.entries() }
+    func run() async throws {
+        let reports = try await cache.withCache { try await $0.entryReports() }
         if json {
-            print(try Output.json(entries))
+            print(try Output.json(reports))
             return
         }
-        guard !entries.isEmpty else {
+        guard !reports.isEmpty else {
             print("The cache at \(cache.directory) is empty.")
             return
         }
-        let rows = entries.map { entry in
+        let rows = reports.map(\.entry).map { entry in
             [
                 Output.bytes(entry.cachedBytes),
                 entry.totalLength.map(Output.bytes) ?? "?",

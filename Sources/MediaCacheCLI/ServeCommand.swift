@@ -3,13 +3,14 @@ import Foundation
 import MediaCache
 import MediaCacheHTTP
 import MediaCacheServer
+import Prometheus
 
 /// `mediacache serve`: the loopback caching proxy that players play through.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Run the local caching proxy that players play through.")
 
-    @Option(help: "The address to listen on (loopback only).")
+    @Option(help: "The address to listen on; beyond loopback only with --token.")
     var host = "127.0.0.1"
 
     @Option(help: "The port to listen on; 0 picks a free one.")
@@ -23,29 +24,61 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-age"), help: ArgumentHelp("Evict what was not used for this long, e.g. 12h or 30d.", valueName: "duration"))
     var maxAge: Age?
 
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp(
+        "Fetch only from these origin hosts; repeat or separate with commas. `*.example.com` allows subdomains.",
+        valueName: "host"))
+    var allowedHosts: [String] = []
+
+    @Option(help: "A secret every request must carry (header or /t/<token>/ URLs); needed beyond loopback.")
+    var token: String?
+
     func run() async throws {
-        var configuration = StoreConfiguration()
-        configuration.eviction = EvictionPolicy([maxSize.map { .totalBytes($0.bytes) } ?? .totalBytes(1 << 30)]
+        var storage = StoreConfiguration()
+        storage.eviction = EvictionPolicy([maxSize.map { .totalBytes($0.bytes) } ?? .totalBytes(1 << 30)]
             + (maxAge.map { [.age($0.duration)] } ?? []))
-        let store = try MediaStore.open(at: cache.directory, configuration: configuration)
+        let registry = PrometheusCollectorRegistry()
+        var loading = LoaderConfiguration()
+        loading.metricsFactory = PrometheusMetricsFactory(registry: registry)
+        var configuration = ProxyServer.Configuration(host: host, port: port)
+        configuration.token = token
+        configuration.metrics = registry
+        let hosts = allowedHosts.flatMap { $0.split(separator: ",").map(String.init) }
+        if !hosts.isEmpty { configuration.allowedHosts = HostAllowList(hosts) }
+
+        let store = try MediaStore.open(at: cache.directory, configuration: storage)
         let origin = HTTPOrigin()
-        let server = try ProxyServer(loader: MediaLoader(store: store, origin: origin),
-                                     configuration: .init(host: host, port: port))
         let directory = cache.directory
-        let host = host
         do {
-            try await server.run { port in
-                Output.line("mediacache: caching proxy on http://\(host):\(port)/ with the cache in \(directory)")
-                Output.line("mediacache: play http://\(host):\(port)/https/<host>/<path>, or get it from `mediacache url URL`")
+            let server = try ProxyServer(loader: MediaLoader(store: store, origin: origin, configuration: loading),
+                                         configuration: configuration)
+            try await server.run { [configuration] port in
+                var listening = configuration
+                listening.port = port
+                Self.announce(listening, directory: directory)
             }
         } catch {
+            ServerAnnouncement.remove(in: directory)
             try? await origin.shutdown()
             try? store.close()
             throw error
         }
+        ServerAnnouncement.remove(in: directory)
         try await origin.shutdown()
         try store.close()
         Output.line("mediacache: stopped; the cache index is flushed")
+    }
+
+    private static func announce(_ configuration: ProxyServer.Configuration, directory: String) {
+        let urls = configuration.urls
+        do {
+            try ServerAnnouncement(pid: getpid(), url: urls.root, token: configuration.token).write(in: directory)
+        } catch {
+            Output.line("mediacache: could not write \(ServerAnnouncement.path(in: directory)) (\(error)); "
+                + "other mediacache commands will not find this server")
+        }
+        Output.line("mediacache: caching proxy on \(urls.root.absoluteString) with the cache in \(directory)")
+        Output.line("mediacache: status page \(urls.root.absoluteString)")
+        Output.line("mediacache: play \(urls.root.absoluteString)https/<host>/<path>, or get it from `mediacache url URL`")
     }
 }
 

@@ -1,8 +1,9 @@
 import ArgumentParser
+import Foundation
 import MediaCache
 
-/// `mediacache stats`: totals for the cache.
-struct StatsCommand: ParsableCommand {
+/// `mediacache stats`: totals for the cache, and what a running server has served.
+struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show cache totals.")
 
     @OptionGroup var cache: CacheDirectoryOptions
@@ -10,17 +11,27 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Print a JSON object.")
     var json = false
 
-    func run() throws {
-        let usage = try cache.withStore { try $0.usage() }
+    func run() async throws {
+        let report = try await cache.withCache { try await $0.statsReport() }
         if json {
-            print(try Output.json(usage))
+            print(try Output.json(report))
             return
         }
-        print(Output.table(header: nil, rows: [
-            ["directory", cache.directory],
+        let usage = report.usage
+        var rows = [
+            ["directory", report.directory],
             ["resources", "\(usage.entryCount)"],
             ["cached", Output.bytes(usage.cachedBytes)],
             ["pinned", "\(usage.pinnedCount) (\(Output.bytes(usage.pinnedBytes)))"],
-        ]))
+        ]
+        if let statistics = report.statistics {
+            rows += [
+                ["hit ratio", statistics.hitRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "-"],
+                ["served", Output.bytes(statistics.bytesServed)],
+                ["saved", Output.bytes(statistics.bytesSaved)],
+                ["from origin", Output.bytes(statistics.bytesFromOrigin)],
+            ]
+        }
+        print(Output.table(header: nil, rows: rows))
     }
 }

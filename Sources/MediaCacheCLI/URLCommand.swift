@@ -16,8 +16,11 @@ struct URLCommand: ParsableCommand {
     @Option(help: "The proxy's port.")
     var port = 8080
 
+    @Option(help: "The proxy's token, when it was started with one.")
+    var token: String?
+
     func run() throws {
-        guard let url = URL(string: origin), let proxied = ProxyURL(host: host, port: port).url(for: url) else {
+        guard let url = URL(string: origin), let proxied = ProxyURL(host: host, port: port, token: token).url(for: url) else {
             throw ValidationError("\(origin) is not an http or https URL without credentials")
         }
         print(proxied.absoluteString)

@@ -7,6 +7,7 @@ import MediaCache
 /// answer against what the loader knows of the resource, and streams the bytes from the loader.
 struct ProxyResponder: Sendable {
     let loader: MediaLoader
+    let allowedHosts: HostAllowList?
 
     func respond(to request: Request) async -> Response {
         let origin: URL
@@ -14,6 +15,9 @@ struct ProxyResponder: Sendable {
             origin = try ProxyURL.origin(forTarget: request.uri.description)
         } catch {
             return Self.text(.badRequest, "\(error)\n")
+        }
+        if let allowedHosts, !allowedHosts.allows(origin.host ?? "") {
+            return Self.text(.forbidden, "\(origin.host ?? "") is not among this proxy's allowed hosts\n")
         }
         let record: ResourceRecord
         do {

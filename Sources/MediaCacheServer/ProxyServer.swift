@@ -1,46 +1,37 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import MediaCache
 
 /// The local caching proxy: any player plays `http://HOST:PORT/<scheme>/<host>/<path>` through
-/// the cache (see ``ProxyURL``).
+/// the cache (see ``ProxyURL``), and `http://HOST:PORT/` shows what is cached.
 ///
 /// ```swift
 /// let server = try ProxyServer(loader: loader, configuration: .init(host: "127.0.0.1", port: 8080))
 /// try await server.run()      // until SIGINT or SIGTERM
 /// ```
+///
+/// Beside the proxy paths it answers a JSON API (see ``EntryReport``, ``StatsReport``) and,
+/// with a metrics registry configured, `GET /metrics`.
 public struct ProxyServer: Sendable {
-    /// Where the server listens.
-    public struct Configuration: Sendable {
-        /// The address to bind. Default: 127.0.0.1 (loopback only).
-        public var host = "127.0.0.1"
-        /// The port to bind; 0 picks a free one. Default: 8080.
-        public var port = 8080
-
-        /// Creates a configuration.
-        public init(host: String = "127.0.0.1", port: Int = 8080) {
-            self.host = host
-            self.port = port
-        }
-
-        /// Whether the address is reachable from this machine only.
-        public var isLoopback: Bool {
-            host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
-        }
-    }
-
     /// The loader every request reads through.
     public let loader: MediaLoader
-    /// Where the server listens.
+    /// Where the server listens and whom it serves.
     public let configuration: Configuration
 
     /// Creates a server.
     ///
-    /// - Throws: ``ProxyServerError/openRelay(host:)`` for an address beyond loopback: the proxy
-    ///   fetches any URL it is given, so it must not be reachable from other machines.
+    /// - Throws: ``ProxyServerError/openRelay(host:)`` for an address beyond loopback without a
+    ///   token: the proxy fetches any URL it is given, so strangers must not reach it;
+    ///   ``ProxyServerError/invalidToken`` for a token that cannot travel in a URL path.
     public init(loader: MediaLoader, configuration: Configuration) throws(ProxyServerError) {
-        guard configuration.isLoopback else { throw .openRelay(host: configuration.host) }
+        if let token = configuration.token {
+            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+            guard token.count >= 8, token.unicodeScalars.allSatisfy(allowed.contains) else { throw .invalidToken }
+        } else if !configuration.isLoopback {
+            throw .openRelay(host: configuration.host)
+        }
         self.loader = loader
         self.configuration = configuration
     }
@@ -53,20 +44,21 @@ public struct ProxyServer: Sendable {
     }
 
     private func application(onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
-        let proxy = ProxyResponder(loader: loader)
-        let urls = configuration
         let router = Router()
-        router.get("/api/url") { request, _ -> Response in
-            guard let text = request.uri.queryParameters["u"].map(String.init), let origin = URL(string: text),
-                  let proxied = ProxyURL(host: urls.host, port: urls.port).url(for: origin) else {
-                return ProxyResponder.text(.badRequest, "pass an http or https URL as ?u=\n")
-            }
-            return ProxyResponder.text(.ok, proxied.absoluteString + "\n")
-        }
+        ProxyAPI(loader: loader, configuration: configuration).register(on: router)
+        let proxy = ProxyResponder(loader: loader, allowedHosts: configuration.allowedHosts)
         router.get("/**") { request, _ in await proxy.respond(to: request) }
         router.head("/**") { request, _ in await proxy.respond(to: request) }
+        let limits = configuration.limits
+        // The decoder's bounds are looser than ours, so that a request between the two gets a
+        // precise 431 from ``ProxyAccess``; beyond the decoder's, the connection is refused.
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: 4 * limits.maxHeaderListSize, maxHeaderListSize: 4 * limits.maxHeaderListSize,
+            maxHeaderFieldCount: 4 * limits.maxHeaderFieldCount)
         return Application(
-            router: router,
+            responder: AccessResponder(access: ProxyAccess(token: configuration.token, limits: limits),
+                                       inner: router.buildResponder()),
+            server: .http1(configuration: .init(httpDecoderConfiguration: decoder)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "mediacache"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: Logger(label: "mediacache.server"))
@@ -74,14 +66,20 @@ public struct ProxyServer: Sendable {
 }
 
 /// Why the proxy refuses to start.
-public enum ProxyServerError: Error, CustomStringConvertible {
-    /// The address is reachable from other machines.
+public enum ProxyServerError: Error, Hashable, CustomStringConvertible {
+    /// The address is reachable from other machines and no token was set.
     case openRelay(host: String)
+    /// The token is shorter than 8 characters or has characters other than letters, digits
+    /// and `-._~`.
+    case invalidToken
 
     public var description: String {
         switch self {
         case .openRelay(let host):
-            "refusing to listen on \(host): the proxy fetches any URL it is given, so it listens on loopback only"
+            "refusing to listen on \(host) without a token: the proxy fetches any URL it is given, "
+                + "so beyond loopback it needs --token"
+        case .invalidToken:
+            "the token must be at least 8 characters of letters, digits and -._~"
         }
     }
 }

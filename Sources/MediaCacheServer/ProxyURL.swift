@@ -13,21 +13,38 @@ import Foundation
 /// URI inside a playlist (`seg1.ts`) resolves against it to
 /// `http://HOST:PORT/https/cdn.example/v/seg1.ts`, which maps back to the origin's
 /// `https://cdn.example/v/seg1.ts`: relative references stay inside the proxy.
+///
+/// A proxy that needs a token gets URLs with it as a path prefix,
+/// `http://HOST:PORT/t/<token>/https/cdn.example/v/clip.mp4` (see ``ProxyAccess``).
 public struct ProxyURL: Hashable, Sendable {
     /// The proxy's host, as players reach it.
     public var host: String
     /// The proxy's port.
     public var port: Int
+    /// The proxy's token, when it needs one.
+    public var token: String?
 
-    /// A proxy URL scheme for a proxy at `host:port`.
-    public init(host: String, port: Int) {
+    /// A proxy URL scheme for a proxy at `host:port`, with `token` when it needs one.
+    public init(host: String, port: Int, token: String? = nil) {
         self.host = host
         self.port = port
+        self.token = token
+    }
+
+    /// The proxy's own root, such as `http://127.0.0.1:8080/` (its status page).
+    public var root: URL {
+        URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(token.map { "/t/\($0)" } ?? "")/")!
     }
 
     /// The proxy URL that plays `origin` through the cache, or `nil` when `origin` is not an
     /// `http` or `https` URL with a host (or carries user information, which is refused).
     public func url(for origin: URL) -> URL? {
+        Self.path(for: origin).flatMap { URL(string: root.absoluteString + $0.dropFirst()) }
+    }
+
+    /// The path and query of the proxy URL for `origin`, such as `/https/cdn.example/clip.mp4`,
+    /// without the proxy's address or token; `nil` as for ``url(for:)``.
+    public static func path(for origin: URL) -> String? {
         guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let name = components.host, !name.isEmpty,
@@ -39,9 +56,8 @@ public struct ProxyURL: Hashable, Sendable {
         var path = "/\(scheme)/\(originHost)"
         if let port = components.port { path += ":\(port)" }
         path += components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        var proxied = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(path)"
-        if let query = components.percentEncodedQuery { proxied += "?\(query)" }
-        return URL(string: proxied)
+        if let query = components.percentEncodedQuery { path += "?\(query)" }
+        return path
     }
 
     /// The origin URL a proxy request path (with its query) stands for.

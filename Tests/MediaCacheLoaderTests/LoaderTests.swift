@@ -10,12 +10,26 @@ import Testing
             let first = try await harness.read("/a.mp4", ByteRequest(offset: 0))
             #expect(first.bytes == content.bytes(in: 0..<3_000_000))
             #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
-            #expect(first.sources[.network, default: 0] > 0)
+            #expect(first.sources == [.network: 3_000_000], "nothing was cached when the read began")
 
             let second = try await harness.read("/a.mp4", ByteRequest(offset: 1_000, length: 2_000_000))
             #expect(second.bytes == content.bytes(in: 1_000..<2_001_000))
             #expect(second.sources == [.cache: 2_000_000])
             #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
+            #expect(harness.loader.statistics == CacheStatistics(
+                bytesFromCache: 2_000_000, bytesFromNetwork: 3_000_000, bytesFromOrigin: 3_000_000))
+        }
+    }
+
+    @Test func aReadOverAPartlyCachedResourceCountsEachByteForItsSource() async throws {
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/a.mp4", length: 1_000_000)
+            _ = try await harness.read("/a.mp4", ByteRequest(offset: 200_000, length: 100_000))
+            _ = try await harness.read("/a.mp4", ByteRequest(offset: 600_000, length: 50_000))
+            let whole = try await harness.read("/a.mp4", ByteRequest(offset: 0))
+            #expect(whole.bytes == content.bytes(in: 0..<1_000_000))
+            #expect(whole.sources == [.cache: 150_000, .network: 850_000])
+            #expect(harness.loader.statistics.hitRatio == 150_000.0 / 1_150_000)
         }
     }
 

@@ -13,28 +13,35 @@ struct ProxyHarness {
     let origin: TestOrigin
     let directory: TemporaryDirectory
     let store: MediaStore
+    let loader: MediaLoader
     let upstream: HTTPOrigin
     let client: HTTPClient
     let port: Int
     private let server: Task<Void, any Error>
 
-    /// Runs `body` with a running proxy and always shuts everything down.
-    static func run(_ body: (ProxyHarness) async throws -> Void) async throws {
+    /// Runs `body` with a running proxy, configured by `configure`, and always shuts everything
+    /// down.
+    static func run(configure: (inout ProxyServer.Configuration) -> Void = { _ in },
+                    loading configureLoading: (inout LoaderConfiguration) -> Void = { _ in },
+                    _ body: (ProxyHarness) async throws -> Void) async throws {
         let origin = try await TestOrigin.start()
         let directory = try TemporaryDirectory()
-        var configuration = StoreConfiguration()
-        configuration.eviction = .unlimited
-        let store = try MediaStore.open(at: directory.path, configuration: configuration)
+        var storage = StoreConfiguration()
+        storage.eviction = .unlimited
+        let store = try MediaStore.open(at: directory.path, configuration: storage)
         let upstream = HTTPOrigin()
         var loading = LoaderConfiguration()
         loading.retry = .exponential(attempts: 3, initial: .milliseconds(10), maximum: .milliseconds(50))
-        let proxy = try ProxyServer(loader: MediaLoader(store: store, origin: upstream, configuration: loading),
-                                    configuration: .init(host: "127.0.0.1", port: 0))
+        configureLoading(&loading)
+        var configuration = ProxyServer.Configuration(host: "127.0.0.1", port: 0)
+        configure(&configuration)
+        let loader = MediaLoader(store: store, origin: upstream, configuration: loading)
+        let proxy = try ProxyServer(loader: loader, configuration: configuration)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let server = Task { try await proxy.run(handlingSignals: false) { portContinuation.yield($0) } }
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        let harness = ProxyHarness(origin: origin, directory: directory, store: store, upstream: upstream,
+        let harness = ProxyHarness(origin: origin, directory: directory, store: store, loader: loader, upstream: upstream,
                                    client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup), port: port,
                                    server: server)
         do {
@@ -57,8 +64,13 @@ struct ProxyHarness {
     }
 
     /// The proxy URL of `path` on the test origin.
-    func proxied(_ path: String) -> String {
-        ProxyURL(host: "127.0.0.1", port: port).url(for: origin.url(path))!.absoluteString
+    func proxied(_ path: String, token: String? = nil) -> String {
+        ProxyURL(host: "127.0.0.1", port: port, token: token).url(for: origin.url(path))!.absoluteString
+    }
+
+    /// A URL of the proxy's own, such as `api/stats`.
+    func local(_ path: String) -> String {
+        "http://127.0.0.1:\(port)/\(path)"
     }
 
     /// An answer from the proxy.

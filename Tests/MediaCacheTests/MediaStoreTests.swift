@@ -187,7 +187,7 @@ import Testing
         #expect(usage.cachedBytes == 650)
         #expect(usage.pinnedBytes == 400)
 
-        #expect(try store.removeAll(includingPinned: false) == 1)
+        #expect(try store.removeAll(includingPinned: false).count == 1)
         #expect(try store.entries().map(\.key) == [b])
         try store.remove(b)
         #expect(try store.entries().isEmpty)

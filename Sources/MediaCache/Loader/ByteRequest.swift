@@ -36,9 +36,9 @@ public struct ByteRequest: Hashable, Sendable, CustomStringConvertible {
 public struct ByteChunk: Hashable, Sendable {
     /// Where the bytes came from, for statistics and logs.
     public enum Source: String, Hashable, Sendable, Codable {
-        /// They were cached when the reader asked.
+        /// They were cached when the read began.
         case cache
-        /// The reader waited for the origin to deliver them.
+        /// The origin delivered them during the read (possibly ahead of the reader).
         case network
     }
 
@@ -46,7 +46,7 @@ public struct ByteChunk: Hashable, Sendable {
     public var offset: Int64
     /// The bytes.
     public var bytes: Data
-    /// Whether the reader got them from the cache or waited for the network.
+    /// Whether the bytes were cached when the read began or came from the origin since.
     public var source: Source
 
     /// Creates a chunk.

@@ -50,6 +50,7 @@ final class ReaderSession: Sendable {
                 finish()
                 return nil
             }
+            loader.recorder.served(chunk)
             return chunk
         } catch {
             finish()

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 
 /// How a ``MediaLoader`` reads, coalesces and retries.
@@ -23,6 +24,9 @@ public struct LoaderConfiguration: Sendable {
     public var clock: any MediaCacheClock = SystemClock()
     /// Where the loader reports retries and failures.
     public var logger = Logger(label: "mediacache.loader")
+    /// Where the byte counters (`mediacache_served_bytes_total`, `mediacache_origin_bytes_total`)
+    /// are reported; `nil` uses the process's bootstrapped `MetricsSystem`. Default: `nil`.
+    public var metricsFactory: (any MetricsFactory)?
 
     /// Creates the default configuration.
     public init() {}

@@ -30,13 +30,18 @@ public final class MediaLoader: Sendable {
     }
 
     private let entries = Locked<[ResourceKey: Entry]>([:])
+    let recorder: StatisticsRecorder
 
     /// Creates a loader over `store` that fills gaps from `origin`.
     public init(store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration = LoaderConfiguration()) {
         self.store = store
         self.origin = origin
         self.configuration = configuration
+        recorder = StatisticsRecorder(factory: configuration.metricsFactory)
     }
+
+    /// Bytes served from the cache and the network, and fetched from the origin, so far.
+    public var statistics: CacheStatistics { recorder.snapshot }
 
     /// The resource's stored record, asking the origin first when nothing is known of it.
     public func contentRecord(for url: URL) async throws(LoaderError) -> ResourceRecord {
@@ -62,7 +67,8 @@ public final class MediaLoader: Sendable {
                 entries[key] = entry
                 return entry.loader
             }
-            let loader = ResourceLoader(key: key, url: url, store: store, origin: origin, configuration: configuration)
+            let loader = ResourceLoader(key: key, url: url, store: store, origin: origin, configuration: configuration,
+                                        statistics: recorder)
             entries[key] = Entry(loader: loader, users: 1, lease: store.beginUse(of: key))
             return loader
         }

@@ -15,8 +15,9 @@ actor ResourceLoader {
         var end: Int64?
         /// The generation of the bytes delivered so far; `nil` until the first chunk.
         var generation: Generation?
-        /// Whether the reader waited for the network since its last chunk.
-        var waited = false
+        /// What was cached when the reader came: bytes from it count as ``ByteChunk/Source/cache``,
+        /// every other byte as ``ByteChunk/Source/network``.
+        var cachedAtStart: ByteRangeSet
         var failure: LoaderError?
     }
 
@@ -25,6 +26,7 @@ actor ResourceLoader {
     let store: MediaStore
     let origin: any MediaOrigin
     let configuration: LoaderConfiguration
+    let statistics: StatisticsRecorder
 
     var plan: FetchPlan
     var readers: [ReaderID: Reader] = [:]
@@ -35,12 +37,14 @@ actor ResourceLoader {
     var probe: Task<ResourceRecord, any Error>?
     private var nextReaderID = 0
 
-    init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration) {
+    init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration,
+         statistics: StatisticsRecorder) {
         self.key = key
         self.url = url
         self.store = store
         self.origin = origin
         self.configuration = configuration
+        self.statistics = statistics
         plan = FetchPlan(coalescingDistance: configuration.coalescingDistance)
     }
 
@@ -48,7 +52,8 @@ actor ResourceLoader {
     func addReader(_ request: ByteRequest) -> ReaderID {
         let id = nextReaderID
         nextReaderID += 1
-        readers[id] = Reader(position: request.offset, end: request.end)
+        let cached = (try? store.availableRanges(for: key)) ?? ByteRangeSet()
+        readers[id] = Reader(position: request.offset, end: request.end, cachedAtStart: cached)
         return id
     }
 
@@ -81,14 +86,18 @@ actor ResourceLoader {
                 }
                 let run = record.available.contiguousLength(from: reader.position)
                 if run > 0 {
-                    let count = min(run, Int64(configuration.chunkSize), (end ?? .max) - reader.position)
+                    // A chunk never straddles the edge of what was cached when the reader came,
+                    // so that each byte is counted for the right source.
+                    let hit = reader.cachedAtStart.contiguousLength(from: reader.position)
+                    let miss = reader.cachedAtStart.firstRange(after: reader.position).map { $0.lowerBound - reader.position }
+                    let count = min(run, Int64(configuration.chunkSize), (end ?? .max) - reader.position,
+                                    hit > 0 ? hit : miss ?? .max)
                     let range = ByteRange(offset: reader.position, length: count)
                     let bytes: Data
                     do { bytes = try store.read(range, from: key, generation: record.generation) } catch { throw .store(error) }
-                    let chunk = ByteChunk(offset: range.lowerBound, bytes: bytes, source: reader.waited ? .network : .cache)
+                    let chunk = ByteChunk(offset: range.lowerBound, bytes: bytes, source: hit > 0 ? .cache : .network)
                     reader.position = range.upperBound
                     reader.generation = record.generation
-                    reader.waited = false
                     readers[id] = reader
                     resumePausedFetches()
                     return chunk
@@ -101,7 +110,6 @@ actor ResourceLoader {
             if case .start(let fetch, let from, let to) = decision {
                 startFetch(fetch, from: from, to: to)
             }
-            readers[id]?.waited = true
             do {
                 try await waitForProgress(id)
             } catch {

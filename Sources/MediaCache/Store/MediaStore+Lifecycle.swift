@@ -63,12 +63,12 @@ extension MediaStore {
 
     /// Removes every resource, or every unpinned one when `includingPinned` is false.
     ///
-    /// - Returns: The number of resources removed.
+    /// - Returns: The keys removed.
     @discardableResult
-    public func removeAll(includingPinned: Bool = true) throws(MediaStoreError) -> Int {
+    public func removeAll(includingPinned: Bool = true) throws(MediaStoreError) -> [ResourceKey] {
         let keys = try entries().filter { includingPinned || !$0.isPinned }.map(\.key)
         for key in keys { try remove(key) }
-        return keys.count
+        return keys
     }
 
     /// Pins `key` (an offline download: never evicted) or unpins it.

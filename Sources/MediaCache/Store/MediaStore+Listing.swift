@@ -36,3 +36,14 @@ extension MediaStore {
                           pinnedCount: pinned.count, pinnedBytes: pinned.reduce(0) { $0 + $1.cachedBytes })
     }
 }
+
+extension MediaStore {
+    /// The key a person means by `text`: `text` itself when a resource is stored under that key,
+    /// else the key of the URL `text` (normalised as the store normalises keys).
+    public func key(named text: String) throws(MediaStoreError) -> ResourceKey {
+        let asKey = ResourceKey(text)
+        if try record(for: asKey) != nil { return asKey }
+        if let url = URL(string: text), url.scheme != nil { return key(for: url) }
+        return asKey
+    }
+}

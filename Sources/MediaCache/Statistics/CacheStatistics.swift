@@ -1,0 +1,60 @@
+/// What the cache has done for its readers since the loader was created.
+///
+/// A byte counts as served from the cache when it was stored before the read began, else as
+/// from the network. The two bytes a content probe keeps are stored before the read that
+/// follows it, so a cold play through the proxy counts them as cached.
+///
+/// ```swift
+/// let stats = loader.statistics
+/// print("hit ratio \(stats.hitRatio ?? 0), saved \(stats.bytesSaved) bytes")
+/// ```
+public struct CacheStatistics: Hashable, Sendable, Codable {
+    /// Bytes readers got that were cached when they asked.
+    public var bytesFromCache: Int64 = 0
+    /// Bytes readers waited for the origin to deliver.
+    public var bytesFromNetwork: Int64 = 0
+    /// Bytes received from the origin and stored, whether or not a reader got them yet.
+    public var bytesFromOrigin: Int64 = 0
+
+    /// Creates statistics with the given counts.
+    public init(bytesFromCache: Int64 = 0, bytesFromNetwork: Int64 = 0, bytesFromOrigin: Int64 = 0) {
+        self.bytesFromCache = bytesFromCache
+        self.bytesFromNetwork = bytesFromNetwork
+        self.bytesFromOrigin = bytesFromOrigin
+    }
+
+    /// Bytes served to readers in all.
+    public var bytesServed: Int64 { bytesFromCache + bytesFromNetwork }
+
+    /// Origin traffic the cache spared: every byte served from the cache is one not downloaded
+    /// again.
+    public var bytesSaved: Int64 { bytesFromCache }
+
+    /// The share of served bytes that came from the cache, from 0 to 1; `nil` before any byte
+    /// was served.
+    public var hitRatio: Double? {
+        bytesServed == 0 ? nil : Double(bytesFromCache) / Double(bytesServed)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case bytesFromCache, bytesFromNetwork, bytesFromOrigin, bytesServed, bytesSaved, hitRatio
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        bytesFromCache = try container.decode(Int64.self, forKey: .bytesFromCache)
+        bytesFromNetwork = try container.decode(Int64.self, forKey: .bytesFromNetwork)
+        bytesFromOrigin = try container.decode(Int64.self, forKey: .bytesFromOrigin)
+    }
+
+    /// Encodes the counts and the derived ``bytesServed``, ``bytesSaved`` and ``hitRatio``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(bytesFromCache, forKey: .bytesFromCache)
+        try container.encode(bytesFromNetwork, forKey: .bytesFromNetwork)
+        try container.encode(bytesFromOrigin, forKey: .bytesFromOrigin)
+        try container.encode(bytesServed, forKey: .bytesServed)
+        try container.encode(bytesSaved, forKey: .bytesSaved)
+        try container.encode(hitRatio, forKey: .hitRatio)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MediaCache
+import Prometheus
+
+/// The JSON API, the metrics and the status page, beside the proxy paths.
+///
+/// | Route | Answer |
+/// |---|---|
+/// | `GET /` | the status page |
+/// | `GET /api/url?u=URL` | the proxy URL for `URL`, as text |
+/// | `GET /api/entries` | `[EntryReport]` |
+/// | `DELETE /api/entries/{key or URL, percent-encoded}` | `RemovalReport` |
+/// | `DELETE /api/entries[?includingPinned=true]` | `RemovalReport` of every unpinned (or every) entry |
+/// | `GET /api/stats` | `StatsReport` |
+/// | `GET /metrics` | Prometheus text format |
+struct ProxyAPI: Sendable {
+    let loader: MediaLoader
+    let configuration: ProxyServer.Configuration
+
+    private var store: MediaStore { loader.store }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in try statusPage() }
+        router.get("/api/url") { request, _ in proxyURL(request) }
+        router.get("/api/entries") { _, _ in try Self.json(store.entryReports()) }
+        router.delete("/api/entries") { request, _ in
+            let includingPinned = request.uri.queryParameters["includingPinned"] == "true"
+            return try Self.json(RemovalReport(removed: store.removeEntries(includingPinned: includingPinned)))
+        }
+        router.delete("/api/entries/**") { request, _ in try remove(request) }
+        router.get("/api/stats") { _, _ in
+            try Self.json(StatsReport(directory: store.directory, usage: store.usage(), statistics: loader.statistics))
+        }
+        if let registry = configuration.metrics {
+            router.get("/metrics") { _, _ in try metrics(registry) }
+        }
+    }
+
+    private func statusPage() throws -> Response {
+        let page = StatusPage(entries: try store.entryReports(), usage: try store.usage(),
+                              statistics: loader.statistics, directory: store.directory)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+    }
+
+    private func proxyURL(_ request: Request) -> Response {
+        guard let text = request.uri.queryParameters["u"].map(String.init), let origin = URL(string: text),
+              let proxied = configuration.urls.url(for: origin) else {
+            return ProxyResponder.text(.badRequest, "pass an http or https URL as ?u=\n")
+        }
+        return ProxyResponder.text(.ok, proxied.absoluteString + "\n")
+    }
+
+    private func remove(_ request: Request) throws -> Response {
+        let encoded = request.uri.path.dropFirst("/api/entries/".count)
+        guard let name = encoded.removingPercentEncoding, !name.isEmpty else {
+            return ProxyResponder.text(.badRequest, "name the entry by its percent-encoded key or URL\n")
+        }
+        do {
+            return try Self.json(RemovalReport(removed: [store.removeEntry(named: name)]))
+        } catch MediaStoreError.unknownResource {
+            return ProxyResponder.text(.notFound, "nothing is cached as \(name)\n")
+        }
+    }
+
+    private func metrics(_ registry: PrometheusCollectorRegistry) throws -> Response {
+        let usage = try store.usage()
+        func gauge(_ name: String, _ unit: String, _ help: String) -> Gauge {
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "mediacache", metricName: name,
+                                                                unitName: unit, helpText: help))
+        }
+        gauge("store", "bytes", "Bytes cached on disk").set(Double(usage.cachedBytes))
+        gauge("store", "entries", "Cached resources").set(Double(usage.entryCount))
+        gauge("pinned", "bytes", "Bytes cached in pinned resources").set(Double(usage.pinnedBytes))
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

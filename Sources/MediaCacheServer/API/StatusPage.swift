@@ -1,0 +1,148 @@
+import Foundation
+import MediaCache
+
+/// The HTML of `GET /`: every cached resource with a bar of its cached ranges, its size,
+/// pinned state and last access, the hit ratio and bytes saved, and a player that plays any
+/// entry through the proxy. The page refreshes its tables every few seconds without
+/// interrupting the player.
+struct StatusPage {
+    let entries: [EntryReport]
+    let usage: StoreUsage
+    let statistics: CacheStatistics
+    let directory: String
+
+    var html: String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>MediaCache</title>
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <style>\(Self.style)</style></head>
+        <body>
+        <h1>MediaCache</h1>
+        <section id="totals">\(totals)</section>
+        <section id="player" hidden><div id="now-playing"></div>
+        <video id="video" controls playsinline></video><audio id="audio" controls></audio></section>
+        <table><thead><tr><th>Resource</th><th>Cached ranges</th><th>Cached</th><th>Length</th>
+        <th>Pinned</th><th>Last access</th><th></th></tr></thead>
+        <tbody id="entries">\(rows)</tbody></table>
+        <script>\(Self.script)</script>
+        </body></html>
+        """
+    }
+
+    private var totals: String {
+        let ratio = statistics.hitRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "–"
+        return """
+        <dl>
+        <div><dt>Resources</dt><dd id="entry-count">\(usage.entryCount)</dd></div>
+        <div><dt>Cached</dt><dd>\(Self.bytes(usage.cachedBytes))</dd></div>
+        <div><dt>Pinned</dt><dd>\(usage.pinnedCount) (\(Self.bytes(usage.pinnedBytes)))</dd></div>
+        <div><dt>Hit ratio</dt><dd id="hit-ratio">\(ratio)</dd></div>
+        <div><dt>Bytes saved</dt><dd id="bytes-saved">\(Self.bytes(statistics.bytesSaved))</dd></div>
+        <div><dt>From origin</dt><dd>\(Self.bytes(statistics.bytesFromOrigin))</dd></div>
+        </dl>
+        <p class="dir">\(Self.escape(directory))</p>
+        """
+    }
+
+    private var rows: String {
+        guard !entries.isEmpty else { return #"<tr><td colspan="7" class="empty">Nothing cached yet.</td></tr>"# }
+        return entries.map(row).joined(separator: "\n")
+    }
+
+    private func row(_ report: EntryReport) -> String {
+        let entry = report.entry
+        let name = URL(string: entry.url)?.lastPathComponent ?? entry.url
+        let percent = entry.percentCached.map { String(format: "%.0f%%", $0) } ?? ""
+        let kind = entry.mimeType?.hasPrefix("audio/") == true ? "audio" : "video"
+        let play = report.playPath.map {
+            #"<button class="play" data-src="\#(Self.escape($0))" data-kind="\#(kind)" data-name="\#(Self.escape(name))">Play</button>"#
+        } ?? ""
+        return """
+        <tr class="entry" data-key="\(Self.escape(entry.key.rawValue))">\
+        <td class="name" title="\(Self.escape(entry.url))">\(Self.escape(name))</td>\
+        <td>\(bar(report))</td>\
+        <td>\(Self.bytes(entry.cachedBytes)) <span class="pct">\(percent)</span></td>\
+        <td>\(entry.totalLength.map(Self.bytes) ?? "unknown")</td>\
+        <td>\(entry.isPinned ? "pinned" : "")</td>\
+        <td><time datetime="\(entry.lastAccess.ISO8601Format())">\(entry.lastAccess.ISO8601Format())</time></td>\
+        <td>\(play)</td></tr>
+        """
+    }
+
+    /// Cached ranges as segments over the resource's length (or over what is cached while the
+    /// length is unknown).
+    private func bar(_ report: EntryReport) -> String {
+        let scale = Double(report.entry.totalLength ?? report.cachedRanges.last?.upperBound ?? 1)
+        let segments = report.cachedRanges.prefix(200).map { range in
+            let left = Double(range.lowerBound) / scale * 100
+            let width = max(Double(range.length) / scale * 100, 0.3)
+            return String(format: #"<i style="left:%.2f%%;width:%.2f%%"></i>"#, left, width)
+        }
+        return #"<div class="bar">\#(segments.joined())</div>"#
+    }
+
+    static func bytes(_ count: Int64) -> String {
+        ByteCountFormatter.string(fromByteCount: count, countStyle: .binary)
+    }
+
+    /// Text made safe for HTML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    private static let style = """
+    body{font:14px system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.4em}
+    dl{display:flex;gap:2em;flex-wrap:wrap}dl div{min-width:7em}dt{color:#666;font-size:.85em}dd{margin:0;font-size:1.3em}
+    .dir{color:#888;font-size:.85em}table{border-collapse:collapse;width:100%}
+    th,td{text-align:left;padding:.35em .6em;border-bottom:1px solid #eee;white-space:nowrap}
+    td.name{max-width:24em;overflow:hidden;text-overflow:ellipsis}
+    .bar{position:relative;width:16em;height:.8em;background:#e6e6e6;border-radius:3px;overflow:hidden}
+    .bar i{position:absolute;top:0;bottom:0;background:#2f7de1}.pct{color:#888}.empty{color:#888}
+    #player{margin:1em 0}#player video{max-width:640px;display:block}[hidden]{display:none!important}
+    """
+
+    /// Plays entries through the proxy (paths relative to the page, so a `/t/<token>/` prefix
+    /// is kept) and refreshes the totals and the table every three seconds.
+    private static let script = """
+    const base = location.pathname.replace(/\\/$/, '');
+    function bind() {
+      for (const button of document.querySelectorAll('button.play')) {
+        button.onclick = () => play(button.dataset.src, button.dataset.kind, button.dataset.name);
+      }
+    }
+    function play(src, kind, name) {
+      const player = document.getElementById('player');
+      const video = document.getElementById('video'), audio = document.getElementById('audio');
+      const element = kind === 'audio' ? audio : video, other = kind === 'audio' ? video : audio;
+      other.pause(); other.hidden = true; element.hidden = false; player.hidden = false;
+      document.getElementById('now-playing').textContent = name;
+      element.src = base + src;
+      element.play().catch(() => {});
+    }
+    async function refresh() {
+      try {
+        const response = await fetch(location.href, {cache: 'no-store'});
+        const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+        for (const id of ['totals', 'entries']) {
+          document.getElementById(id).innerHTML = page.getElementById(id).innerHTML;
+        }
+        bind();
+      } catch (error) {}
+    }
+    bind();
+    setInterval(refresh, 3000);
+    """
+}

@@ -1,0 +1,81 @@
+import AsyncHTTPClient
+import Foundation
+import MediaCache
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// The JSON API of a running ``ProxyServer``.
+///
+/// ```swift
+/// if let server = ServerAnnouncement.read(in: directory) {
+///     let client = ProxyClient(server)
+///     for report in try await client.entryReports() { print(report.entry.url) }
+/// }
+/// ```
+public struct ProxyClient: CacheMaintenance {
+    /// The server's root URL.
+    public let root: URL
+    /// The server's token, when it needs one.
+    public let token: String?
+
+    /// A client for the server an announcement names.
+    public init(_ announcement: ServerAnnouncement) {
+        root = announcement.url
+        token = announcement.token
+    }
+
+    public func entryReports() async throws -> [EntryReport] {
+        try await call(.GET, "api/entries")
+    }
+
+    public func removeEntry(named name: String) async throws -> ResourceKey {
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+        let report: RemovalReport = try await call(.DELETE, "api/entries/\(encoded)")
+        guard let key = report.removed.first else { throw ProxyClientError.invalidAnswer(path: "api/entries") }
+        return key
+    }
+
+    public func removeEntries(includingPinned: Bool) async throws -> [ResourceKey] {
+        let report: RemovalReport = try await call(.DELETE, "api/entries" + (includingPinned ? "?includingPinned=true" : ""))
+        return report.removed
+    }
+
+    public func statsReport() async throws -> StatsReport {
+        try await call(.GET, "api/stats")
+    }
+
+    private func call<Answer: Decodable>(_ method: HTTPMethod, _ path: String) async throws -> Answer {
+        var request = HTTPClientRequest(url: root.absoluteString + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        guard response.status == .ok else {
+            throw ProxyClientError.status(Int(response.status.code), message: String(buffer: body)
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(Answer.self, from: Data(buffer: body))
+        } catch {
+            throw ProxyClientError.invalidAnswer(path: path)
+        }
+    }
+}
+
+/// Why a call to a running server failed.
+public enum ProxyClientError: Error, Hashable, CustomStringConvertible {
+    /// The server answered with an error status.
+    case status(Int, message: String)
+    /// The server's answer was not the JSON expected.
+    case invalidAnswer(path: String)
+
+    public var description: String {
+        switch self {
+        case .status(let code, let message): "the server answered \(code): \(message)"
+        case .invalidAnswer(let path): "the server's answer to /\(path) is not the JSON expected"
+        }
+    }
+}

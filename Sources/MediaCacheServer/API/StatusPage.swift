@@ -83,7 +83,10 @@ struct StatusPage {
     }
 
     static func bytes(_ count: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: count, countStyle: .binary)
+        let formatter = ByteCountFormatter()
+        formatter.countStyle = .binary
+        formatter.allowsNonnumericFormatting = false
+        return formatter.string(fromByteCount: count)
     }
 
     /// Text made safe for HTML content and attribute values.

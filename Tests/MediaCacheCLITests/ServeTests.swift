@@ -26,7 +26,7 @@ import Testing
         let origin = try await TestOrigin.start()
         let content = TestOrigin.Content.pattern(length: 300_000, seed: 3)
         origin.serve("/v/a.mp4", content: content)
-        let server = try ServeProcess.start(directory: directory.path)
+        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path)
         defer { server.terminate() }
         let port = try #require(server.root.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { String($0.1) })
         #expect(server.banner.contains("caching proxy on \(server.root)"))
@@ -69,7 +69,7 @@ import Testing
         defer { directory.remove() }
         let origin = try await TestOrigin.start()
         for name in ["a", "b"] { origin.serve("/\(name).mp4", content: .pattern(length: 10_000, seed: 1)) }
-        let server = try ServeProcess.start(directory: directory.path)
+        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path)
         defer { server.terminate() }
         for name in ["a", "b"] {
             let url = server.root + "http/127.0.0.1:\(origin.port)/\(name).mp4"
@@ -96,7 +96,7 @@ import Testing
         let origin = try await TestOrigin.start()
         origin.serve("/a.mp4", content: .pattern(length: 10_000, seed: 2))
         let token = "t0ken-for-tests"
-        let server = try ServeProcess.start(directory: directory.path, ["--host", "0.0.0.0", "--token", token])
+        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path, ["--host", "0.0.0.0", "--token", token])
         defer { server.terminate() }
         #expect(server.root.hasSuffix("/t/\(token)/"))
         let port = try #require(server.root.firstMatch(of: /:(\d+)\//).map { String($0.1) })
@@ -116,7 +116,7 @@ import Testing
         defer { directory.remove() }
         let origin = try await TestOrigin.start()
         origin.serve("/a.mp4", content: .pattern(length: 1_000, seed: 2))
-        let server = try ServeProcess.start(directory: directory.path, ["--allow-host", "cdn.example.com,*.example.org"])
+        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path, ["--allow-host", "cdn.example.com,*.example.org"])
         defer { server.terminate() }
         let url = server.root + "http/127.0.0.1:\(origin.port)/a.mp4"
         #expect(try await curl("-o", "/dev/null", "-w", "%{http_code}", url).output == "403")

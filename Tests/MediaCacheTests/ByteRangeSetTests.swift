@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import MediaCache
 
@@ -45,5 +46,15 @@ import Testing
         original.insert(ByteRange(10, 20))
         #expect(copy.ranges == [ByteRange(0, 10)])
         #expect(original.ranges == [ByteRange(0, 20)])
+    }
+
+    @Test func rangesRoundTripThroughJSONAndInvalidOnesAreRefused() throws {
+        let data = try JSONEncoder().encode([ByteRange(5, 10)])
+        #expect(try JSONDecoder().decode([ByteRange].self, from: data) == [ByteRange(5, 10)])
+        for text in [#"{"lowerBound":10,"upperBound":5}"#, #"{"lowerBound":-1,"upperBound":5}"#] {
+            #expect(throws: DecodingError.self, "\(text)") {
+                try JSONDecoder().decode(ByteRange.self, from: Data(text.utf8))
+            }
+        }
     }
 }

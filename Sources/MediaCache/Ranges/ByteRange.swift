@@ -23,6 +23,22 @@ public struct ByteRange: Hashable, Sendable, Codable, CustomStringConvertible {
         self.upperBound = upperBound
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case lowerBound, upperBound
+    }
+
+    /// Decodes `{"lowerBound": a, "upperBound": b}`, refusing what is not a valid range.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let lower = try container.decode(Int64.self, forKey: .lowerBound)
+        let upper = try container.decode(Int64.self, forKey: .upperBound)
+        guard lower >= 0, lower <= upper else {
+            throw DecodingError.dataCorruptedError(forKey: .upperBound, in: container,
+                                                   debugDescription: "\(lower)..<\(upper) is not a byte range")
+        }
+        self.init(lower, upper)
+    }
+
     /// Creates the range of `length` bytes starting at `offset`.
     public init(offset: Int64, length: Int64) {
         self.init(offset, offset + length)

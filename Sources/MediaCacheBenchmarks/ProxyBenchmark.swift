@@ -1,0 +1,135 @@
+import Foundation
+import MediaCacheTesting
+
+/// `mediacache serve` against nginx on loopback: cache-hit throughput under wrk, time to the
+/// first byte on a miss against asking the origin directly, and the server's peak memory while
+/// streaming a large file cold and warm.
+struct ProxyBenchmark {
+    func run() throws {
+        let directory = try TemporaryDirectory(prefix: "mediacache-bench")
+        defer { directory.remove() }
+        let www = directory.appending("www")
+        try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
+        try writeFile(at: www + "/clip.mp4", length: 8 << 20)
+        try writeFile(at: www + "/first.mp4", length: 1 << 20)
+        let nginx = try Nginx.start(root: www, workDirectory: directory.path)
+        defer { nginx.stop() }
+
+        let proxy = try Self.startProxy(cacheDirectory: directory.appending("cache"))
+        defer { proxy.stop() }
+        try hitThroughput(nginx: nginx, proxy: proxy)
+        try missTimeToFirstByte(nginx: nginx, proxy: proxy)
+        proxy.stop()
+        try streamingMemory(nginx: nginx, directory: directory)
+    }
+
+    private func hitThroughput(nginx: Nginx, proxy: ServeProcess) throws {
+        let cached = proxyURL(proxy, nginx, "/clip.mp4")
+        _ = try Tool.run("curl", ["-sf", "-o", "/dev/null", cached])
+        var proxied: [Double] = []
+        var direct: [Double] = []
+        for _ in 0..<3 {
+            direct.append(try wrkTransferRate(nginx.url("/clip.mp4").absoluteString))
+            proxied.append(try wrkTransferRate(cached))
+        }
+        let (ours, reference) = (proxied.sorted()[1], direct.sorted()[1])
+        Measure.header("Cache hits over loopback (8 MiB file, `wrk -t2 -c8 -d6s`, median of 3)", ours: "mediacache serve",
+                       reference: "nginx (sendfile)", ratioMeaning: "proxy / nginx, higher is better")
+        Measure.row("transfer rate, every byte from the cache", ours: String(format: "%.0f MiB/s", ours),
+                    reference: String(format: "%.0f MiB/s", reference), ratio: ours / reference)
+    }
+
+    /// Each proxied request is a miss: the query makes a new cache key, which nginx ignores.
+    private func missTimeToFirstByte(nginx: Nginx, proxy: ServeProcess) throws {
+        var proxied: [Double] = []
+        var direct: [Double] = []
+        for index in 0..<21 {
+            direct.append(try timeToFirstByte(nginx.url("/first.mp4?n=\(index)").absoluteString))
+            proxied.append(try timeToFirstByte(proxyURL(proxy, nginx, "/first.mp4?n=\(index)")))
+        }
+        let (ours, reference) = (proxied.sorted()[10], direct.sorted()[10])
+        Measure.header("Time to first byte on a miss (1 MiB file, curl, median of 21)", ours: "through the proxy",
+                       reference: "nginx directly", ratioMeaning: "proxy / direct, lower is better")
+        Measure.row("time to first byte", ours: String(format: "%.2f ms", ours * 1000),
+                    reference: String(format: "%.2f ms", reference * 1000), ratio: ours / reference)
+    }
+
+    /// A fresh server per pass, so each peak is its own; 256 MiB as the small reference.
+    private func streamingMemory(nginx: Nginx, directory: TemporaryDirectory) throws {
+        let big = Int64(2) << 30
+        try writeFile(at: nginx.root + "/big.mp4", length: big)
+        try writeFile(at: nginx.root + "/small.mp4", length: 256 << 20)
+        var peaks: [String: Int64] = [:]
+        var idle: Int64 = 0
+        for (name, file) in [("small", "/small.mp4"), ("big", "/big.mp4")] {
+            let cache = directory.appending("cache-\(name)")
+            for pass in ["cold", "warm"] {
+                let proxy = try Self.startProxy(cacheDirectory: cache)
+                defer { proxy.stop() }
+                idle = max(idle, try proxy.memory().now)
+                let fetched = try Tool.run("curl", ["-sf", "-o", "/dev/null", "-w", "%{size_download}", proxyURL(proxy, nginx, file)])
+                guard fetched.output == "\(name == "big" ? big : 256 << 20)" else {
+                    throw BenchmarkError("streamed \(fetched.output) bytes of \(file)")
+                }
+                peaks["\(name) \(pass)"] = try proxy.memory().peak
+                proxy.stop()
+            }
+            try? FileManager.default.removeItem(atPath: cache)
+        }
+        Measure.header("Peak resident memory of `mediacache serve` streaming one file with curl", ours: "2 GiB file",
+                       reference: "256 MiB file", ratioMeaning: "2 GiB / 256 MiB, 1.00 means memory does not grow with size")
+        for pass in ["cold", "warm"] {
+            let (ours, reference) = (peaks["big \(pass)"] ?? 0, peaks["small \(pass)"] ?? 0)
+            Measure.row("\(pass) (idle server: \(idle >> 20) MiB)", ours: "\(ours >> 20) MiB", reference: "\(reference >> 20) MiB",
+                        ratio: Double(ours) / Double(reference))
+        }
+    }
+
+    /// The release `mediacache` built beside the benchmarks, allowed to cache more than the files.
+    private static func startProxy(cacheDirectory: String) throws -> ServeProcess {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mediacache")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw BenchmarkError("\(binary.path) is missing; run scripts/bench, which builds it")
+        }
+        return try ServeProcess.start(binary, cacheDirectory: cacheDirectory, ["--max-size", "8G"])
+    }
+
+    private func proxyURL(_ proxy: ServeProcess, _ nginx: Nginx, _ path: String) -> String {
+        "\(proxy.root)http/127.0.0.1:\(nginx.port)\(path)"
+    }
+
+    private func wrkTransferRate(_ url: String) throws -> Double {
+        let run = try Tool.run("wrk", ["-t2", "-c8", "-d6s", url])
+        guard let match = run.output.firstMatch(of: /Transfer\/sec:\s+([\d.]+)([KMG]B)/), let value = Double(match.1) else {
+            throw BenchmarkError("no transfer rate in wrk's output: \(run.output)")
+        }
+        let scale: Double = match.2 == "GB" ? 1024 : match.2 == "MB" ? 1 : 1.0 / 1024
+        return value * scale
+    }
+
+    private func timeToFirstByte(_ url: String) throws -> Double {
+        let run = try Tool.run("curl", ["-sf", "-o", "/dev/null", "-w", "%{time_starttransfer}", url])
+        guard let seconds = Double(run.output) else { throw BenchmarkError("curl \(url): \(run.errorOutput)") }
+        return seconds
+    }
+
+    /// A file of non-zero bytes, written in 1 MiB blocks.
+    private func writeFile(at path: String, length: Int64) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchmarkError("cannot create \(path)") }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        for _ in 0..<(length >> 20) { try handle.write(contentsOf: block) }
+    }
+}
+
+/// A command-line tool run to its end, found on the PATH.
+enum Tool {
+    static func run(_ name: String, _ arguments: [String]) throws -> CommandRun {
+        guard let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + name })
+            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw BenchmarkError("\(name) is not installed; run scripts/bench, which installs it")
+        }
+        return try CommandRun.run(path: path, arguments)
+    }
+}

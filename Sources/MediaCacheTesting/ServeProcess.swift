@@ -1,0 +1,74 @@
+import Foundation
+
+/// A `mediacache serve --port 0` process of a test's or benchmark's own, with the root URL it
+/// announced.
+///
+/// ```swift
+/// let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: dir)
+/// defer { server.terminate() }
+/// // … curl server.root + "http/127.0.0.1:8081/a.mp4" …
+/// let (status, output) = server.stop()
+/// ```
+public struct ServeProcess: Sendable {
+    private let process: Process
+    private let output: Pipe
+    /// The root URL the server printed, such as `http://127.0.0.1:41234/`.
+    public let root: String
+    /// Everything the server printed up to its status page URL.
+    public let banner: String
+
+    /// Starts `executable serve --port 0 --cache-dir cacheDirectory arguments…` and waits until
+    /// it prints its status page URL.
+    public static func start(_ executable: URL, cacheDirectory: String, _ arguments: [String] = []) throws -> ServeProcess {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0", "--cache-dir", cacheDirectory] + arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var banner = ""
+        while !banner.contains("status page"), process.isRunning {
+            banner += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        guard let root = banner.firstMatch(of: /status page (\S+)/).map({ String($0.1) }) else {
+            throw ServeProcessError(banner: banner)
+        }
+        return ServeProcess(process: process, output: output, root: root, banner: banner)
+    }
+
+    /// The server's peak resident memory so far (`VmHWM`) and its memory now (`VmRSS`), in bytes.
+    public func memory() throws -> (peak: Int64, now: Int64) {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        func field(_ name: String) -> Int64 {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+            return (line?.split(separator: " ").dropFirst().first.flatMap { Int64($0) } ?? 0) * 1024
+        }
+        return (field("VmHWM"), field("VmRSS"))
+    }
+
+    /// Sends SIGINT, waits for the exit (SIGKILL after ten seconds) and returns the exit status
+    /// and what the server printed after its banner.
+    @discardableResult
+    public func stop() -> (status: Int32, output: String) {
+        if process.isRunning { process.interrupt() }
+        for _ in 0..<1_000 where process.isRunning { usleep(10_000) }
+        terminate()
+        while process.isRunning { usleep(10_000) }
+        return (process.terminationStatus,
+                String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    /// Ends the process at once, for clean-up after a failure.
+    public func terminate() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// `mediacache serve` exited or printed no status page URL.
+public struct ServeProcessError: Error, CustomStringConvertible {
+    /// What it printed.
+    public var banner: String
+
+    public var description: String { "mediacache serve did not start; it printed: \(banner)" }
+}

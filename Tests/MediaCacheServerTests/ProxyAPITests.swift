@@ -95,4 +95,13 @@ import Testing
             #expect(html.contains(#"data-src="/http/127.0.0.1:\#(proxy.origin.port)/v/clip.mp4""#))
         }
     }
+
+    @Test func aStoreFailureInAnAPIRouteIsNamedInTheAnswer() async throws {
+        try await ProxyHarness.run { proxy in
+            try proxy.store.close()
+            let answer = try await proxy.request(proxy.local("api/stats"))
+            #expect(answer.status == 503)
+            #expect(String(decoding: answer.body, as: UTF8.self).hasPrefix("cache store: "))
+        }
+    }
 }

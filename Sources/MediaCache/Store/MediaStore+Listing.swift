@@ -3,11 +3,11 @@ import Foundation
 extension MediaStore {
     /// Every stored resource, most recently used first, including bytes not yet committed.
     public func entries() throws(MediaStoreError) -> [StoreEntry] {
-        let (resources, cached) = try indexOperation("list") { (try index.allResources(), try index.cachedBytes()) }
         let slots = try catalog.withLock { catalog throws(MediaStoreError) in
             guard !catalog.isClosed else { throw .closed }
             return catalog.slots
         }
+        let (resources, cached) = try indexOperation("list") { (try index.allResources(), try index.cachedBytes()) }
         let entries = resources.map { resource in
             var entry = StoreEntry(key: resource.key, url: resource.url, cachedBytes: cached[resource.id] ?? 0,
                                    totalLength: resource.info.totalLength, mimeType: resource.info.mimeType,

@@ -22,6 +22,7 @@ struct ProxyAPI: Sendable {
     private var store: MediaStore { loader.store }
 
     func register(on router: Router<BasicRequestContext>) {
+        router.add(middleware: StoreErrorMiddleware())
         router.get("/") { _, _ in try statusPage() }
         router.get("/api/url") { request, _ in proxyURL(request) }
         router.get("/api/entries") { _, _ in try Self.json(store.entryReports()) }

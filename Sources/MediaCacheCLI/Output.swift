@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheServer
 
 /// Formatting shared by the commands.
 enum Output {
@@ -8,11 +9,9 @@ enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// `value` in the API's JSON form, so that `--json` prints what the API answers.
     static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try APIJSON.encoder().encode(value), as: UTF8.self)
     }
 
     /// `1.5 MiB`, `300 B`.

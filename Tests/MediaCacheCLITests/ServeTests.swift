@@ -44,9 +44,9 @@ import Testing
         // The server owns the directory; the commands use its API.
         let listing = try mediacache("ls", "--json")
         #expect(listing.status == 0, "\(listing.errorOutput)")
-        let entries = try JSONDecoder.iso8601.decode([EntryReport].self, from: Data(listing.output.utf8))
+        let entries = try APIJSON.decoder().decode([EntryReport].self, from: Data(listing.output.utf8))
         #expect(entries.map(\.cachedRanges) == [[ByteRange(offset: 0, length: 300_000)]])
-        let stats = try JSONDecoder.iso8601.decode(StatsReport.self, from: Data(try mediacache("stats", "--json").output.utf8))
+        let stats = try APIJSON.decoder().decode(StatsReport.self, from: Data(try mediacache("stats", "--json").output.utf8))
         #expect(stats.statistics?.bytesServed == 600_000)
         #expect(stats.statistics?.bytesFromOrigin == 300_000)
         #expect(try mediacache("stats").output.contains("hit ratio"))
@@ -61,7 +61,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ServerAnnouncement.path(in: directory.path)))
         try await origin.stop()
         let after = try mediacache("ls", "--json")
-        let stored = try JSONDecoder.iso8601.decode([EntryReport].self, from: Data(after.output.utf8))
+        let stored = try APIJSON.decoder().decode([EntryReport].self, from: Data(after.output.utf8))
         #expect(stored.first?.entry.cachedBytes == 300_000, "the store opened by the command itself")
     }
 
@@ -123,13 +123,5 @@ import Testing
         #expect(origin.requests(for: "/a.mp4").isEmpty)
         #expect(server.stop().status == 0)
         try await origin.stop()
-    }
-}
-
-extension JSONDecoder {
-    static var iso8601: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }
 }

@@ -7,9 +7,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ProxyAPITests {
     func decode<Value: Decodable>(_ type: Value.Type, _ answer: ProxyHarness.Answer) throws -> Value {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(type, from: answer.body)
+        try APIJSON.decoder().decode(type, from: answer.body)
     }
 
     @Test func entriesCarryTheirCachedRangesAndStatsCountHitsAndMisses() async throws {

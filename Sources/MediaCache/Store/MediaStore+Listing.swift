@@ -30,10 +30,7 @@ extension MediaStore {
 
     /// Totals over every stored resource.
     public func usage() throws(MediaStoreError) -> StoreUsage {
-        let entries = try entries()
-        let pinned = entries.filter(\.isPinned)
-        return StoreUsage(entryCount: entries.count, cachedBytes: entries.reduce(0) { $0 + $1.cachedBytes },
-                          pinnedCount: pinned.count, pinnedBytes: pinned.reduce(0) { $0 + $1.cachedBytes })
+        StoreUsage(entries: try entries())
     }
 }
 

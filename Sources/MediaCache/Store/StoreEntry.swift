@@ -80,6 +80,15 @@ public struct StoreUsage: Hashable, Sendable, Codable {
     public var pinnedCount: Int
     /// Bytes cached in pinned resources.
     public var pinnedBytes: Int64
+
+    /// The totals over `entries`.
+    public init(entries: [StoreEntry]) {
+        let pinned = entries.filter(\.isPinned)
+        entryCount = entries.count
+        cachedBytes = entries.reduce(0) { $0 + $1.cachedBytes }
+        pinnedCount = pinned.count
+        pinnedBytes = pinned.reduce(0) { $0 + $1.cachedBytes }
+    }
 }
 
 /// A stored resource's identity, description and cached bytes.

@@ -38,6 +38,25 @@ public struct EntryReport: Hashable, Sendable, Codable {
     }
 }
 
+/// The JSON form of the API, shared by the server, ``ProxyClient`` and the CLI's `--json`
+/// output: sorted keys, unescaped slashes, ISO 8601 dates.
+public enum APIJSON {
+    /// An encoder for API answers.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    /// A decoder for API answers.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
 /// The answer of `GET /api/stats`.
 public struct StatsReport: Hashable, Sendable, Codable {
     /// The cache directory.

@@ -40,7 +40,8 @@ struct ProxyAPI: Sendable {
     }
 
     private func statusPage() throws -> Response {
-        let page = StatusPage(entries: try store.entryReports(), usage: try store.usage(),
+        let entries = try store.entryReports()
+        let page = StatusPage(entries: entries, usage: StoreUsage(entries: entries.map(\.entry)),
                               statistics: loader.statistics, directory: store.directory)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -83,9 +84,7 @@ struct ProxyAPI: Sendable {
     }
 
     static func json(_ value: some Encodable) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        let encoder = APIJSON.encoder()
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))

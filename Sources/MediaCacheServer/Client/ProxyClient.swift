@@ -55,10 +55,8 @@ public struct ProxyClient: CacheMaintenance {
             throw ProxyClientError.status(Int(response.status.code), message: String(buffer: body)
                 .trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
         do {
-            return try decoder.decode(Answer.self, from: Data(buffer: body))
+            return try APIJSON.decoder().decode(Answer.self, from: Data(buffer: body))
         } catch {
             throw ProxyClientError.invalidAnswer(path: path)
         }

@@ -10,16 +10,8 @@ import Testing
 
     @Test func aVideoElementPlaysThroughTheProxyToItsEndAndTheStatusPageListsIt() async throws {
         let chromium = try Tools.require("chromium")
-        let ffmpeg = try Tools.require("ffmpeg")
         try await ProxyHarness.run { proxy in
-            let file = proxy.directory.appending("clip.webm")
-            let made = try await CommandRun.run(path: ffmpeg, [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=3",
-                "-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-c:v", "libvpx", "-b:v", "300k",
-                "-c:a", "libopus", "-shortest", file,
-            ])
-            try #require(made.status == 0, "ffmpeg: \(made.errorOutput)")
-            let video = try Data(contentsOf: URL(fileURLWithPath: file))
+            let video = try await TestMedia.webm(seconds: 3).make(in: proxy.directory.path)
             proxy.origin.serve("/media/clip.webm", content: .data(video, mimeType: "video/webm"))
             // The page comes from the origin and reports the video's end (or error) back to it.
             let page = """

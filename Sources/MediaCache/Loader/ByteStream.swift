@@ -9,9 +9,10 @@ public struct ByteStream: AsyncSequence, Sendable {
     let loader: MediaLoader
     let url: URL
     let request: ByteRequest
+    let purpose: ReadPurpose
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: ReaderSession(loader: loader, url: url, request: request))
+        Iterator(session: ReaderSession(loader: loader, url: url, request: request, purpose: purpose))
     }
 
     /// Delivers the chunks; dropping it detaches the reader.
@@ -35,12 +36,14 @@ final class ReaderSession: Sendable {
     private let loader: MediaLoader
     private let url: URL
     private let request: ByteRequest
+    private let purpose: ReadPurpose
     private let state = Locked(State())
 
-    init(loader: MediaLoader, url: URL, request: ByteRequest) {
+    init(loader: MediaLoader, url: URL, request: ByteRequest, purpose: ReadPurpose) {
         self.loader = loader
         self.url = url
         self.request = request
+        self.purpose = purpose
     }
 
     func next() async throws(LoaderError) -> ByteChunk? {
@@ -50,7 +53,7 @@ final class ReaderSession: Sendable {
                 finish()
                 return nil
             }
-            loader.recorder.served(chunk)
+            loader.recorder.delivered(chunk, of: resource.key, for: purpose)
             return chunk
         } catch {
             finish()
@@ -63,7 +66,7 @@ final class ReaderSession: Sendable {
         if let registration = state.withLock(\.registration) { return registration }
         guard !state.withLock(\.isFinished) else { return nil }
         let resource = loader.acquire(url)
-        let id = await resource.addReader(request)
+        let id = await resource.addReader(request, purpose: purpose)
         state.withLock { $0.registration = (resource, id) }
         return (resource, id)
     }

@@ -84,7 +84,7 @@ struct FetchRunner: Sendable {
                 let overflow = accepted.limit.map { position + Int64(bytes.count) > $0 } ?? false
                 if overflow, let limit = accepted.limit { bytes = bytes.prefix(Int(limit - position)) }
                 try store.write(bytes, at: position, to: key, generation: accepted.generation)
-                loader.statistics.fetchedFromOrigin(bytes.count)
+                loader.statistics.fetchedFromOrigin(bytes.count, of: key)
                 position += Int64(bytes.count)
                 if overflow {
                     throw LoaderError.origin(.invalidResponse("the body is longer than announced", url: url))

@@ -32,16 +32,24 @@ public final class MediaLoader: Sendable {
     private let entries = Locked<[ResourceKey: Entry]>([:])
     let recorder: StatisticsRecorder
 
+    /// Whether a player is waiting for the network; preloads wait for it to be quiet.
+    public let playback: PlaybackActivity
+
     /// Creates a loader over `store` that fills gaps from `origin`.
     public init(store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration = LoaderConfiguration()) {
         self.store = store
         self.origin = origin
         self.configuration = configuration
         recorder = StatisticsRecorder(factory: configuration.metricsFactory)
+        playback = PlaybackActivity(clock: configuration.clock)
     }
 
-    /// Bytes served from the cache and the network, and fetched from the origin, so far.
+    /// Bytes served from the cache and the network, preloaded, and fetched from the origin, so
+    /// far.
     public var statistics: CacheStatistics { recorder.snapshot }
+
+    /// ``statistics`` per resource, for every resource read since the loader was created.
+    public var resourceStatistics: [ResourceKey: CacheStatistics] { recorder.resources }
 
     /// The resource's stored record, asking the origin first when nothing is known of it.
     public func contentRecord(for url: URL) async throws(LoaderError) -> ResourceRecord {
@@ -54,9 +62,10 @@ public final class MediaLoader: Sendable {
     ///
     /// Nothing happens until the sequence is iterated. A reader that stops iterating, or whose
     /// task is cancelled, is detached at once; fetches no reader needs any more stop, and the
-    /// bytes they received stay cached.
-    public func read(_ url: URL, _ request: ByteRequest) -> ByteStream {
-        ByteStream(loader: self, url: url, request: request)
+    /// bytes they received stay cached. A ``ReadPurpose/playback`` reader waiting for the
+    /// network pauses preloads (see ``playback``).
+    public func read(_ url: URL, _ request: ByteRequest, purpose: ReadPurpose = .playback) -> ByteStream {
+        ByteStream(loader: self, url: url, request: request, purpose: purpose)
     }
 
     func acquire(_ url: URL) -> ResourceLoader {
@@ -68,7 +77,7 @@ public final class MediaLoader: Sendable {
                 return entry.loader
             }
             let loader = ResourceLoader(key: key, url: url, store: store, origin: origin, configuration: configuration,
-                                        statistics: recorder)
+                                        statistics: recorder, playback: playback)
             entries[key] = Entry(loader: loader, users: 1, lease: store.beginUse(of: key))
             return loader
         }

@@ -58,7 +58,7 @@ extension ResourceLoader {
         }
         let kept = bytes.prefix(Int(min(length ?? 2, 2)))
         do { try store.write(kept, at: 0, to: key, generation: generation) } catch { throw .store(error) }
-        statistics.fetchedFromOrigin(kept.count)
+        statistics.fetchedFromOrigin(kept.count, of: key)
     }
 
     /// Sends `request`, retrying transient failures as the retry policy says.

@@ -18,6 +18,8 @@ actor ResourceLoader {
         /// What was cached when the reader came: bytes from it count as ``ByteChunk/Source/cache``,
         /// every other byte as ``ByteChunk/Source/network``.
         var cachedAtStart: ByteRangeSet
+        /// Playback readers waiting for the network pause preloads.
+        var purpose: ReadPurpose
         var failure: LoaderError?
     }
 
@@ -27,6 +29,7 @@ actor ResourceLoader {
     let origin: any MediaOrigin
     let configuration: LoaderConfiguration
     let statistics: StatisticsRecorder
+    let playback: PlaybackActivity
 
     var plan: FetchPlan
     var readers: [ReaderID: Reader] = [:]
@@ -38,22 +41,23 @@ actor ResourceLoader {
     private var nextReaderID = 0
 
     init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration,
-         statistics: StatisticsRecorder) {
+         statistics: StatisticsRecorder, playback: PlaybackActivity) {
         self.key = key
         self.url = url
         self.store = store
         self.origin = origin
         self.configuration = configuration
         self.statistics = statistics
+        self.playback = playback
         plan = FetchPlan(coalescingDistance: configuration.coalescingDistance)
     }
 
     /// Registers a reader of `request`.
-    func addReader(_ request: ByteRequest) -> ReaderID {
+    func addReader(_ request: ByteRequest, purpose: ReadPurpose) -> ReaderID {
         let id = nextReaderID
         nextReaderID += 1
         let cached = (try? store.availableRanges(for: key)) ?? ByteRangeSet()
-        readers[id] = Reader(position: request.offset, end: request.end, cachedAtStart: cached)
+        readers[id] = Reader(position: request.offset, end: request.end, cachedAtStart: cached, purpose: purpose)
         return id
     }
 
@@ -111,7 +115,7 @@ actor ResourceLoader {
                 startFetch(fetch, from: from, to: to)
             }
             do {
-                try await waitForProgress(id)
+                try await waitForProgress(id, purpose: reader.purpose)
             } catch {
                 throw .cancelled
             }
@@ -124,7 +128,9 @@ actor ResourceLoader {
     }
 
     /// Suspends the reader until a fetch reports progress, an end or a failure.
-    private func waitForProgress(_ id: ReaderID) async throws {
+    private func waitForProgress(_ id: ReaderID, purpose: ReadPurpose) async throws {
+        if purpose == .playback { playback.beginWaiting() }
+        defer { if purpose == .playback { playback.endWaiting() } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiters[id] = continuation

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The bytes a preload fetches for an amount of one resource, and how they were chosen.
+public struct PreloadPlan: Hashable, Sendable {
+    /// The bytes to have cached; `nil` for everything of a resource of unknown length.
+    public var ranges: ByteRangeSet?
+    /// How the amount was mapped, for reports.
+    public var method: String
+    /// Why a container could not be read and seconds were estimated instead.
+    public var containerError: ContainerError?
+
+    /// Plans `amount` of `url`: bytes as they are, seconds through the container's time index
+    /// for MP4 and MP3, and from `assumedBitrate` (bits per second) for other types or when
+    /// the container cannot be read.
+    static func make(for amount: PreloadAmount, of url: URL, loader: MediaLoader, assumedBitrate: Double)
+        async throws(LoaderError) -> PreloadPlan
+    {
+        let info = try await loader.contentRecord(for: url).contentInfo
+        let length = info.totalLength
+        func prefix(_ count: Int64) -> ByteRangeSet {
+            [ByteRange(0, min(count, length ?? count))]
+        }
+        switch amount {
+        case .bytes(let count):
+            return PreloadPlan(ranges: prefix(count), method: "first bytes")
+        case .full:
+            return PreloadPlan(ranges: length.map { [ByteRange(0, $0)] }, method: "whole resource")
+        case .seconds(let seconds):
+            let estimate = prefix(Int64(seconds * assumedBitrate / 8))
+            let method = "estimate at \(Int(assumedBitrate)) bit/s"
+            guard let length, let format = ContainerFormat(mimeType: info.mimeType, url: url) else {
+                return PreloadPlan(ranges: estimate, method: method)
+            }
+            let source = LoaderByteSource(loader: loader, url: url, length: length, purpose: .preload)
+            do {
+                let index = try await format.load(from: source)
+                return PreloadPlan(ranges: index.byteRanges(forFirst: seconds), method: "\(index.format) time index")
+            } catch .read where Task.isCancelled {
+                throw .cancelled
+            } catch {
+                loader.configuration.logger.notice("estimating preload bytes", metadata: ["url": "\(url)", "reason": "\(error)"])
+                return PreloadPlan(ranges: estimate, method: method, containerError: error)
+            }
+        }
+    }
+}
+
+/// The containers whose time index the preloader reads.
+enum ContainerFormat {
+    case mp4, mp3
+
+    init?(mimeType: String?, url: URL) {
+        let type = mimeType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        switch (type, url.pathExtension.lowercased()) {
+        case ("video/mp4", _), ("audio/mp4", _), ("video/quicktime", _), ("audio/x-m4a", _), ("video/x-m4v", _),
+             (_, "mp4"), (_, "m4v"), (_, "m4a"), (_, "mov"):
+            self = .mp4
+        case ("audio/mpeg", _), ("audio/mp3", _), (_, "mp3"):
+            self = .mp3
+        default:
+            return nil
+        }
+    }
+
+    func load(from source: some MediaByteSource) async throws(ContainerError) -> any MediaTimeIndex {
+        switch self {
+        case .mp4: try await MP4Index.load(from: source)
+        case .mp3: try await MP3Index.load(from: source)
+        }
+    }
+}

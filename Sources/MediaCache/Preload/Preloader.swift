@@ -1,0 +1,172 @@
+import Foundation
+
+/// Fetches the start of resources before a player asks, so that the next item of a feed starts
+/// at once.
+///
+/// Preloads read through the same ``MediaLoader`` as playback: nothing is fetched twice, and
+/// what is already cached is not fetched again. Jobs run by priority, then newest first, at
+/// most ``PreloaderConfiguration/maxConcurrentJobs`` at once, and pause while a player waits for
+/// the network. They need no handle: cancel them by URL or all at once.
+///
+/// ```swift
+/// let preloader = Preloader(loader: loader)
+/// for (rank, url) in feed.upcoming.enumerated() {
+///     await preloader.preload(url, amount: .seconds(5), priority: -rank)
+/// }
+/// for await job in await preloader.updates() where job.state.isFinal {
+///     print(job.url, job.state)
+/// }
+/// await preloader.cancel(feed.skipped)
+/// ```
+public actor Preloader {
+    /// The loader preloads read through.
+    public nonisolated let loader: MediaLoader
+    /// Scheduling and pacing.
+    public nonisolated let configuration: PreloaderConfiguration
+
+    private var queue: PreloadQueue
+    private var tasks: [ResourceKey: Task<Void, Never>] = [:]
+    private var reports: [ResourceKey: PreloadJob] = [:]
+    private var ended: [ResourceKey] = []
+    private var subscribers: [UUID: AsyncStream<PreloadJob>.Continuation] = [:]
+
+    /// Creates a preloader over `loader`.
+    public init(loader: MediaLoader, configuration: PreloaderConfiguration = PreloaderConfiguration()) {
+        self.loader = loader
+        self.configuration = configuration
+        queue = PreloadQueue(limit: configuration.maxConcurrentJobs)
+    }
+
+    /// Queues a preload of `amount` of `url`; a higher `priority` runs first.
+    ///
+    /// Asking again for a queued or running resource is the same job, with the larger amount
+    /// and priority.
+    public func preload(_ url: URL, amount: PreloadAmount, priority: Int = 0) {
+        precondition(amount.isValid, "invalid preload amount \(amount)")
+        let key = loader.store.key(for: url)
+        let actions = queue.add(key: key, url: url, amount: amount, priority: priority)
+        if reports[key].map({ $0.state.isFinal }) ?? true {
+            ended.removeAll { $0 == key }
+            report(PreloadJob(url: url, key: key, amount: amount, priority: priority, state: .queued))
+        }
+        perform(actions)
+    }
+
+    /// Cancels the preload of `url`, queued or running; its fetched bytes stay cached.
+    public func cancel(_ url: URL) {
+        let key = loader.store.key(for: url)
+        if reports[key]?.state == .queued { end(key, .cancelled) }
+        perform(queue.cancel(key))
+    }
+
+    /// Cancels every preload.
+    public func cancelAll() {
+        for (key, job) in reports where job.state == .queued { end(key, .cancelled) }
+        perform(queue.cancelAll())
+    }
+
+    /// Every running, queued and recently ended job: running first, then queued by rank, then
+    /// ended, newest first.
+    public var jobs: [PreloadJob] {
+        let running = reports.values.filter { $0.state == .running }.sorted { $0.url.absoluteString < $1.url.absoluteString }
+        let queued = queue.ranked.compactMap { reports[$0.key] }
+        return running + queued + ended.reversed().compactMap { reports[$0] }
+    }
+
+    /// Every change to any job from now on, as it happens.
+    public func updates() -> AsyncStream<PreloadJob> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PreloadJob.self, bufferingPolicy: .bufferingNewest(1024))
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+    }
+
+    private func perform(_ actions: [PreloadQueue.Action]) {
+        for action in actions {
+            switch action {
+            case .start(let job):
+                report(PreloadJob(url: job.url, key: job.key, amount: job.amount, priority: job.priority, state: .running))
+                tasks[job.key] = Task { await self.run(job) }
+            case .stop(let key):
+                tasks[key]?.cancel()
+            }
+        }
+    }
+
+    private func run(_ job: PreloadQueue.Job) async {
+        let outcome: PreloadJob.State
+        var failure: String?
+        do {
+            try await fetch(job)
+            outcome = .finished
+        } catch {
+            outcome = Task.isCancelled ? .cancelled : .failed
+            failure = "\(error)"
+        }
+        tasks[job.key] = nil
+        end(job.key, outcome, error: outcome == .failed ? failure : nil)
+        perform(queue.finished(job.key))
+    }
+
+    /// Plans the job, then fetches what of the plan is missing in steps, each after playback
+    /// has been quiet.
+    private func fetch(_ job: PreloadQueue.Job) async throws {
+        let plan = try await PreloadPlan.make(for: job.amount, of: job.url, loader: loader,
+                                              assumedBitrate: configuration.assumedBitrate)
+        let cached = (try? loader.store.availableRanges(for: job.key)) ?? ByteRangeSet()
+        let target = plan.ranges
+        let missing = target.map { target in target.ranges.flatMap { cached.gaps(in: $0) } }
+        update(job.key) { report in
+            report.method = plan.method
+            report.error = plan.containerError.map { "\($0); seconds estimated" }
+            report.bytesTarget = target?.coveredLength
+            report.bytesDone = (target?.coveredLength ?? 0) - (missing?.reduce(0) { $0 + $1.length } ?? 0)
+        }
+        guard let missing else {
+            try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
+            try await read(job, ByteRequest(offset: 0))
+            return
+        }
+        for gap in missing {
+            var offset = gap.lowerBound
+            while offset < gap.upperBound {
+                try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
+                let step = ByteRange(offset, min(offset + configuration.stepSize, gap.upperBound))
+                try await read(job, ByteRequest(step))
+                offset = step.upperBound
+            }
+        }
+    }
+
+    private func read(_ job: PreloadQueue.Job, _ request: ByteRequest) async throws {
+        for try await chunk in loader.read(job.url, request, purpose: .preload) {
+            update(job.key) { $0.bytesDone += Int64(chunk.bytes.count) }
+        }
+    }
+
+    private func end(_ key: ResourceKey, _ state: PreloadJob.State, error: String? = nil) {
+        update(key) { report in
+            report.state = state
+            if let error { report.error = error }
+        }
+        ended.removeAll { $0 == key }
+        ended.append(key)
+        while ended.count > configuration.endedJobsKept { reports[ended.removeFirst()] = nil }
+    }
+
+    private func update(_ key: ResourceKey, _ change: (inout PreloadJob) -> Void) {
+        guard var report = reports[key] else { return }
+        change(&report)
+        self.report(report)
+    }
+
+    private func report(_ job: PreloadJob) {
+        reports[job.key] = job
+        for subscriber in subscribers.values { subscriber.yield(job) }
+    }
+}

@@ -17,6 +17,9 @@ struct MP4Box: Hashable, Sendable {
     static func header(_ cursor: inout BinaryCursor, offset: Int64, limit: Int64) throws(ContainerError) -> MP4Box {
         let size32 = try cursor.uint32()
         let type = try cursor.fourCC()
+        guard type.utf8.count == 4, type.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            throw .malformed("box at \(offset) has no printable type; not an MP4")
+        }
         var headerLength = 8
         let size: Int64
         switch size32 {

@@ -80,9 +80,6 @@ public struct MP4Index: MediaTimeIndex {
             }
             var cursor = BinaryCursor(window.data, at: Int(offset - window.offset), context: "top-level box")
             let box = try MP4Box.header(&cursor, offset: offset, limit: source.length)
-            guard box.type.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-                throw .malformed("box at \(offset) has no printable type; not an MP4")
-            }
             boxes.append(box)
             offset = box.range.upperBound
             let types = Set(boxes.map(\.type))

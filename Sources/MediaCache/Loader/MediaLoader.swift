@@ -52,10 +52,13 @@ public final class MediaLoader: Sendable {
     public var resourceStatistics: [ResourceKey: CacheStatistics] { recorder.resources }
 
     /// The resource's stored record, asking the origin first when nothing is known of it.
-    public func contentRecord(for url: URL) async throws(LoaderError) -> ResourceRecord {
+    ///
+    /// Asking the origin keeps the resource's first two bytes; a preload's ask counts them as
+    /// preloaded.
+    public func contentRecord(for url: URL, purpose: ReadPurpose = .playback) async throws(LoaderError) -> ResourceRecord {
         let loader = acquire(url)
         defer { release(store.key(for: url)) }
-        return try await loader.contentRecord()
+        return try await loader.contentRecord(purpose: purpose)
     }
 
     /// The bytes of `request`, in chunks of at most ``LoaderConfiguration/chunkSize``.

@@ -5,10 +5,10 @@ extension ResourceLoader {
     ///
     /// The probe is `GET` with `Range: bytes=0-1` (its two bytes are kept); where the origin
     /// refuses that, `HEAD`, then a plain `GET` whose body is not read. Concurrent callers
-    /// share one probe.
-    func contentRecord() async throws(LoaderError) -> ResourceRecord {
+    /// share one probe; the first caller's purpose is the one its kept bytes count for.
+    func contentRecord(purpose: ReadPurpose) async throws(LoaderError) -> ResourceRecord {
         if let record = try storedRecord() { return record }
-        let task = probe ?? Task { try await self.runProbe() }
+        let task = probe ?? Task { try await self.runProbe(purpose: purpose) }
         probe = task
         defer { if probe == task { probe = nil } }
         do {
@@ -21,7 +21,7 @@ extension ResourceLoader {
     /// Statuses after which the next, simpler probe is tried instead of giving up.
     private static let refusals: Set<Int> = [400, 403, 405, 406, 416, 501]
 
-    private func runProbe() async throws(LoaderError) -> ResourceRecord {
+    private func runProbe(purpose: ReadPurpose) async throws(LoaderError) -> ResourceRecord {
         let requests = [
             OriginRequest(url: url, offset: 0, end: 2),
             OriginRequest(url: url, method: .head),
@@ -32,7 +32,7 @@ extension ResourceLoader {
             do {
                 let response = try await fetchWithRetries(request)
                 if case .rangeNotSatisfiable = response.kind { continue }
-                try await keep(response)
+                try await keep(response, purpose: purpose)
                 if let record = try storedRecord() { return record }
             } catch .origin(let error) {
                 guard case .status(let code, _) = error, Self.refusals.contains(code) else { throw .origin(error) }
@@ -43,7 +43,7 @@ extension ResourceLoader {
     }
 
     /// Records the probe's content information and the bytes of a ranged answer.
-    private func keep(_ response: OriginResponse) async throws(LoaderError) {
+    private func keep(_ response: OriginResponse, purpose: ReadPurpose) async throws(LoaderError) {
         let generation: Generation
         do { generation = try store.setContentInfo(response.info, for: url) } catch { throw .store(error) }
         guard case .partial(let offset, let length) = response.kind, offset == 0 else { return }
@@ -59,6 +59,9 @@ extension ResourceLoader {
         let kept = bytes.prefix(Int(min(length ?? 2, 2)))
         do { try store.write(kept, at: 0, to: key, generation: generation) } catch { throw .store(error) }
         statistics.fetchedFromOrigin(kept.count, of: key)
+        if purpose == .preload {
+            statistics.delivered(ByteChunk(offset: 0, bytes: Data(kept), source: .network), of: key, for: .preload)
+        }
     }
 
     /// Sends `request`, retrying transient failures as the retry policy says.

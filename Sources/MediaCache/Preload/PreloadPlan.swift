@@ -15,7 +15,7 @@ public struct PreloadPlan: Hashable, Sendable {
     static func make(for amount: PreloadAmount, of url: URL, loader: MediaLoader, assumedBitrate: Double)
         async throws(LoaderError) -> PreloadPlan
     {
-        let info = try await loader.contentRecord(for: url).contentInfo
+        let info = try await loader.contentRecord(for: url, purpose: .preload).contentInfo
         let length = info.totalLength
         func prefix(_ count: Int64) -> ByteRangeSet {
             [ByteRange(0, min(count, length ?? count))]

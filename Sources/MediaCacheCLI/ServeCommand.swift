@@ -32,6 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A secret every request must carry (header or /t/<token>/ URLs); needed beyond loopback.")
     var token: String?
 
+    @Flag(inversion: .prefixedNo, help: "Write access.log (W3C extended format) in the cache directory.")
+    var accessLog = true
+
+    @Flag(inversion: .prefixedNo, help: "Write error.log (W3C extended format) in the cache directory.")
+    var errorLog = true
+
     func run() async throws {
         var storage = StoreConfiguration()
         storage.eviction = EvictionPolicy([maxSize.map { .totalBytes($0.bytes) } ?? .totalBytes(1 << 30)]
@@ -42,6 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ProxyServer.Configuration(host: host, port: port)
         configuration.token = token
         configuration.metrics = registry
+        configuration.accessLog = accessLog ? cache.directory + "/access.log" : nil
+        configuration.errorLog = errorLog ? cache.directory + "/error.log" : nil
         let hosts = allowedHosts.flatMap { $0.split(separator: ",").map(String.init) }
         if !hosts.isEmpty { configuration.allowedHosts = HostAllowList(hosts) }
 
@@ -78,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         Output.line("mediacache: caching proxy on \(urls.root.absoluteString) with the cache in \(directory)")
         Output.line("mediacache: status page \(urls.root.absoluteString)")
+        for log in [configuration.accessLog, configuration.errorLog].compactMap({ $0 }) {
+            Output.line("mediacache: logging to \(log)")
+        }
         Output.line("mediacache: play \(urls.root.absoluteString)https/<host>/<path>, or get it from `mediacache url URL`")
     }
 }

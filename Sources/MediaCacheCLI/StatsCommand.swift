@@ -30,8 +30,18 @@ struct StatsCommand: AsyncParsableCommand {
                 ["served", Output.bytes(statistics.bytesServed)],
                 ["saved", Output.bytes(statistics.bytesSaved)],
                 ["from origin", Output.bytes(statistics.bytesFromOrigin)],
+                ["preloaded", Output.bytes(statistics.bytesPreloaded)],
+                ["  played", Output.bytes(statistics.bytesPreloadedPlayed)],
+                ["  unplayed", Output.bytes(statistics.bytesPreloadedUnplayed)],
             ]
         }
         print(Output.table(header: nil, rows: rows))
+        guard !report.resources.isEmpty else { return }
+        print("")
+        let resources = report.resources.sorted { $0.value.bytesServed + $0.value.bytesPreloaded > $1.value.bytesServed + $1.value.bytesPreloaded }
+        print(Output.table(header: ["resource", "hit ratio", "served", "from origin", "preloaded", "played"], rows: resources.map { key, stats in
+            [key, stats.hitRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "-", Output.bytes(stats.bytesServed),
+             Output.bytes(stats.bytesFromOrigin), Output.bytes(stats.bytesPreloaded), Output.bytes(stats.bytesPreloadedPlayed)]
+        }))
     }
 }

@@ -9,7 +9,7 @@ struct ProxyResponder: Sendable {
     let loader: MediaLoader
     let allowedHosts: HostAllowList?
 
-    func respond(to request: Request) async -> Response {
+    func respond(to request: Request, context: ProxyRequestContext) async -> Response {
         let origin: URL
         do {
             origin = try ProxyURL.origin(forTarget: request.uri.description)
@@ -35,11 +35,18 @@ struct ProxyResponder: Sendable {
             return Response(status: status, headers: headers, body: ResponseBody())
         }
         let stream = loader.read(origin, bytes)
+        let tally = context.tally
         return Response(status: status, headers: headers, body: ResponseBody { writer in
             // A failure mid-body ends the connection: the client sees a short response, never
             // wrong bytes.
-            for try await chunk in stream {
-                try await writer.write(ByteBuffer(bytes: chunk.bytes))
+            do {
+                for try await chunk in stream {
+                    tally.add(chunk)
+                    try await writer.write(ByteBuffer(bytes: chunk.bytes))
+                }
+            } catch let error as LoaderError {
+                tally.fail("\(error)")
+                throw error
             }
             try await writer.finish(nil)
         })

@@ -1,3 +1,4 @@
+import MediaCache
 import Prometheus
 
 extension ProxyServer {
@@ -23,6 +24,13 @@ extension ProxyServer {
         public var metrics: PrometheusCollectorRegistry?
         /// Limits on the size of a request's head.
         public var limits = ProxyAccess.Limits()
+        /// How `POST /api/preload` jobs are scheduled and paced.
+        public var preload = PreloaderConfiguration()
+        /// Where the access log is written, in the W3C Extended Log File Format (see
+        /// ``ExtendedLogFile``); `nil` writes none. Default: `nil`.
+        public var accessLog: String?
+        /// Where the error log is written, in the same format; `nil` writes none. Default: `nil`.
+        public var errorLog: String?
 
         /// Creates a configuration.
         public init(host: String = "127.0.0.1", port: Int = 8080) {

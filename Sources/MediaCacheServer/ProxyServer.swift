@@ -17,6 +17,8 @@ import MediaCache
 public struct ProxyServer: Sendable {
     /// The loader every request reads through.
     public let loader: MediaLoader
+    /// The preloader `POST /api/preload` queues jobs on.
+    public let preloader: Preloader
     /// Where the server listens and whom it serves.
     public let configuration: Configuration
 
@@ -34,30 +36,49 @@ public struct ProxyServer: Sendable {
         }
         self.loader = loader
         self.configuration = configuration
+        preloader = Preloader(loader: loader, configuration: configuration.preload)
     }
 
     /// Serves until SIGINT or SIGTERM, or, with `handlingSignals` false (an embedded proxy),
     /// until the calling task is cancelled. `onListening` gets the bound port once it runs.
+    /// Preloads still running when it stops are cancelled.
+    ///
+    /// - Throws: the file system's error when a configured log cannot be opened, and whatever
+    ///   stops the server (such as a port in use).
     public func run(handlingSignals: Bool = true, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await application(onListening: onListening)
-            .runService(gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [])
+        let access = try configuration.accessLog.map { try ExtendedLogFile(path: $0, fields: ProxyLogFields.access) }
+        let errors = try configuration.errorLog.map { try ExtendedLogFile(path: $0, fields: ProxyLogFields.error) }
+        defer {
+            access?.close()
+            errors?.close()
+        }
+        do {
+            try await application(access: access, errors: errors, onListening: onListening)
+                .runService(gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [])
+        } catch {
+            await preloader.cancelAll()
+            throw error
+        }
+        await preloader.cancelAll()
     }
 
-    private func application(onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
-        let router = Router()
-        ProxyAPI(loader: loader, configuration: configuration).register(on: router)
+    private func application(access: ExtendedLogFile?, errors: ExtendedLogFile?,
+                             onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
+        let router = Router(context: ProxyRequestContext.self)
+        ProxyAPI(loader: loader, preloader: preloader, configuration: configuration).register(on: router)
         let proxy = ProxyResponder(loader: loader, allowedHosts: configuration.allowedHosts)
-        router.get("/**") { request, _ in await proxy.respond(to: request) }
-        router.head("/**") { request, _ in await proxy.respond(to: request) }
+        router.get("/**") { request, context in await proxy.respond(to: request, context: context) }
+        router.head("/**") { request, context in await proxy.respond(to: request, context: context) }
         let limits = configuration.limits
         // The decoder's bounds are looser than ours, so that a request between the two gets a
         // precise 431 from ``ProxyAccess``; beyond the decoder's, the connection is refused.
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: 4 * limits.maxHeaderListSize, maxHeaderListSize: 4 * limits.maxHeaderListSize,
             maxHeaderFieldCount: 4 * limits.maxHeaderFieldCount)
+        let checked = AccessResponder(access: ProxyAccess(token: configuration.token, limits: limits),
+                                      inner: router.buildResponder())
         return Application(
-            responder: AccessResponder(access: ProxyAccess(token: configuration.token, limits: limits),
-                                       inner: router.buildResponder()),
+            responder: LoggingResponder(access: access, errors: errors, inner: checked),
             server: .http1(configuration: .init(httpDecoderConfiguration: decoder)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "mediacache"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

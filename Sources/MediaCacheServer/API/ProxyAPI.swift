@@ -14,35 +14,53 @@ import Prometheus
 /// | `DELETE /api/entries/{key or URL, percent-encoded}` | `RemovalReport` |
 /// | `DELETE /api/entries[?includingPinned=true]` | `RemovalReport` of every unpinned (or every) entry |
 /// | `GET /api/stats` | `StatsReport` |
+/// | `POST /api/preload` with a ``PreloadRequest`` | `[PreloadJob]` for its URLs |
+/// | `GET /api/preload` | `[PreloadJob]`: running, queued, recently ended |
+/// | `DELETE /api/preload[?url=URL]` | cancels one or every job; `[PreloadJob]` |
 /// | `GET /metrics` | Prometheus text format |
 struct ProxyAPI: Sendable {
     let loader: MediaLoader
+    let preloader: Preloader
     let configuration: ProxyServer.Configuration
 
-    private var store: MediaStore { loader.store }
+    var store: MediaStore { loader.store }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ProxyRequestContext>) {
         router.add(middleware: StoreErrorMiddleware())
-        router.get("/") { _, _ in try statusPage() }
+        router.get("/") { _, _ in try await statusPage() }
         router.get("/api/url") { request, _ in proxyURL(request) }
-        router.get("/api/entries") { _, _ in try Self.json(store.entryReports()) }
+        router.get("/api/entries") { _, _ in try Self.json(entryReports()) }
         router.delete("/api/entries") { request, _ in
             let includingPinned = request.uri.queryParameters["includingPinned"] == "true"
             return try Self.json(RemovalReport(removed: store.removeEntries(includingPinned: includingPinned)))
         }
         router.delete("/api/entries/**") { request, _ in try remove(request) }
-        router.get("/api/stats") { _, _ in
-            try Self.json(StatsReport(directory: store.directory, usage: store.usage(), statistics: loader.statistics))
-        }
+        router.get("/api/stats") { _, _ in try Self.json(statsReport()) }
+        registerPreload(on: router)
         if let registry = configuration.metrics {
             router.get("/metrics") { _, _ in try metrics(registry) }
         }
     }
 
-    private func statusPage() throws -> Response {
-        let entries = try store.entryReports()
+    /// The store's entries with what this server did for each.
+    private func entryReports() throws -> [EntryReport] {
+        let statistics = loader.resourceStatistics
+        return try store.entryReports().map { report in
+            var report = report
+            report.statistics = statistics[report.entry.key]
+            return report
+        }
+    }
+
+    private func statsReport() throws -> StatsReport {
+        let resources = Dictionary(uniqueKeysWithValues: loader.resourceStatistics.map { ($0.key.rawValue, $0.value) })
+        return StatsReport(directory: store.directory, usage: try store.usage(), statistics: loader.statistics, resources: resources)
+    }
+
+    private func statusPage() async throws -> Response {
+        let entries = try entryReports()
         let page = StatusPage(entries: entries, usage: StoreUsage(entries: entries.map(\.entry)),
-                              statistics: loader.statistics, directory: store.directory)
+                              statistics: loader.statistics, preloads: await preloader.jobs, directory: store.directory)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"

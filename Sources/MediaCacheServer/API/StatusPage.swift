@@ -2,13 +2,14 @@ import Foundation
 import MediaCache
 
 /// The HTML of `GET /`: every cached resource with a bar of its cached ranges, its size,
-/// pinned state and last access, the hit ratio and bytes saved, and a player that plays any
-/// entry through the proxy. The page refreshes its tables every few seconds without
-/// interrupting the player.
+/// pinned state, last access, hit ratio and preloaded bytes played; overall statistics; the
+/// preload jobs with their progress; and a player that plays any entry through the proxy. The
+/// page refreshes its tables every few seconds without interrupting the player.
 struct StatusPage {
     let entries: [EntryReport]
     let usage: StoreUsage
     let statistics: CacheStatistics
+    let preloads: [PreloadJob]
     let directory: String
 
     var html: String {
@@ -23,8 +24,11 @@ struct StatusPage {
         <section id="player" hidden><div id="now-playing"></div>
         <video id="video" controls playsinline></video><audio id="audio" controls></audio></section>
         <table><thead><tr><th>Resource</th><th>Cached ranges</th><th>Cached</th><th>Length</th>
-        <th>Pinned</th><th>Last access</th><th></th></tr></thead>
+        <th>Hit ratio</th><th>Preloaded (played)</th><th>Pinned</th><th>Last access</th><th></th></tr></thead>
         <tbody id="entries">\(rows)</tbody></table>
+        <h2>Preloads</h2>
+        <table><thead><tr><th>Resource</th><th>State</th><th>Progress</th><th>Amount</th><th>Method</th><th>Note</th></tr></thead>
+        <tbody id="preloads">\(preloadRows)</tbody></table>
         <script>\(Self.script)</script>
         </body></html>
         """
@@ -40,13 +44,16 @@ struct StatusPage {
         <div><dt>Hit ratio</dt><dd id="hit-ratio">\(ratio)</dd></div>
         <div><dt>Bytes saved</dt><dd id="bytes-saved">\(Self.bytes(statistics.bytesSaved))</dd></div>
         <div><dt>From origin</dt><dd>\(Self.bytes(statistics.bytesFromOrigin))</dd></div>
+        <div><dt>Preloaded</dt><dd id="preloaded">\(Self.bytes(statistics.bytesPreloaded))</dd></div>
+        <div><dt>Preloaded, played</dt><dd id="preloaded-played">\(Self.bytes(statistics.bytesPreloadedPlayed))</dd></div>
+        <div><dt>Preloaded, unplayed</dt><dd id="preloaded-unplayed">\(Self.bytes(statistics.bytesPreloadedUnplayed))</dd></div>
         </dl>
         <p class="dir">\(Self.escape(directory))</p>
         """
     }
 
     private var rows: String {
-        guard !entries.isEmpty else { return #"<tr><td colspan="7" class="empty">Nothing cached yet.</td></tr>"# }
+        guard !entries.isEmpty else { return #"<tr><td colspan="9" class="empty">Nothing cached yet.</td></tr>"# }
         return entries.map(row).joined(separator: "\n")
     }
 
@@ -64,9 +71,34 @@ struct StatusPage {
         <td>\(bar(report))</td>\
         <td>\(Self.bytes(entry.cachedBytes)) <span class="pct">\(percent)</span></td>\
         <td>\(entry.totalLength.map(Self.bytes) ?? "unknown")</td>\
+        <td>\(report.statistics?.hitRatio.map { String(format: "%.0f%%", $0 * 100) } ?? "")</td>\
+        <td>\(report.statistics.map(Self.preloaded) ?? "")</td>\
         <td>\(entry.isPinned ? "pinned" : "")</td>\
         <td><time datetime="\(entry.lastAccess.ISO8601Format())">\(entry.lastAccess.ISO8601Format())</time></td>\
         <td>\(play)</td></tr>
+        """
+    }
+
+    private static func preloaded(_ statistics: CacheStatistics) -> String {
+        guard statistics.bytesPreloaded > 0 else { return "" }
+        return "\(bytes(statistics.bytesPreloaded)) (\(bytes(statistics.bytesPreloadedPlayed)))"
+    }
+
+    private var preloadRows: String {
+        guard !preloads.isEmpty else { return #"<tr><td colspan="6" class="empty">No preloads.</td></tr>"# }
+        return preloads.map(preloadRow).joined(separator: "\n")
+    }
+
+    private func preloadRow(_ job: PreloadJob) -> String {
+        let progress = job.fractionDone.map { fraction in
+            String(format: #"<div class="bar"><i style="left:0;width:%.1f%%"></i></div>"#, min(fraction, 1) * 100)
+        } ?? ""
+        let done = Self.bytes(job.bytesDone) + (job.bytesTarget.map { " of " + Self.bytes($0) } ?? "")
+        return """
+        <tr class="preload" data-state="\(job.state.rawValue)">\
+        <td class="name" title="\(Self.escape(job.url.absoluteString))">\(Self.escape(job.url.lastPathComponent))</td>\
+        <td>\(job.state.rawValue)</td><td>\(progress) \(done)</td><td>\(Self.escape(job.amount.description))</td>\
+        <td>\(Self.escape(job.method ?? ""))</td><td>\(Self.escape(job.error ?? ""))</td></tr>
         """
     }
 
@@ -139,7 +171,7 @@ struct StatusPage {
       try {
         const response = await fetch(location.href, {cache: 'no-store'});
         const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-        for (const id of ['totals', 'entries']) {
+        for (const id of ['totals', 'entries', 'preloads']) {
           document.getElementById(id).innerHTML = page.getElementById(id).innerHTML;
         }
         bind();

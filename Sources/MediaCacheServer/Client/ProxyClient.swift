@@ -45,9 +45,23 @@ public struct ProxyClient: CacheMaintenance {
         try await call(.GET, "api/stats")
     }
 
-    private func call<Answer: Decodable>(_ method: HTTPMethod, _ path: String) async throws -> Answer {
+    /// Queues preloads on the server; answers their jobs.
+    public func preload(_ request: PreloadRequest) async throws -> [PreloadJob] {
+        try await call(.POST, "api/preload", body: APIJSON.encoder().encode(request))
+    }
+
+    /// The server's preload jobs: running, queued and recently ended.
+    public func preloadJobs() async throws -> [PreloadJob] {
+        try await call(.GET, "api/preload")
+    }
+
+    private func call<Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> Answer {
         var request = HTTPClientRequest(url: root.absoluteString + path)
         request.method = method
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: body))
+        }
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 64 << 20)

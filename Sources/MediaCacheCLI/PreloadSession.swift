@@ -1,0 +1,49 @@
+import Foundation
+import MediaCache
+import MediaCacheHTTP
+import MediaCacheServer
+
+/// Where `mediacache preload` queues its jobs: on the server that owns the cache directory, or
+/// on a preloader over the store opened here.
+enum PreloadSession {
+    case server(ProxyClient)
+    case local(store: MediaStore, origin: HTTPOrigin, preloader: Preloader)
+
+    static func open(_ cache: CacheDirectoryOptions) throws -> PreloadSession {
+        switch try cache.open(StoreConfiguration()) {
+        case .server(let client):
+            return .server(client)
+        case .store(let store):
+            let origin = HTTPOrigin()
+            return .local(store: store, origin: origin, preloader: Preloader(loader: MediaLoader(store: store, origin: origin)))
+        }
+    }
+
+    /// Queues `amount` of each URL; answers their jobs.
+    func start(_ urls: [URL], amount: PreloadAmount, priority: Int) async throws -> [PreloadJob] {
+        switch self {
+        case .server(let client):
+            return try await client.preload(PreloadRequest(urls: urls.map(\.absoluteString), amount: amount, priority: priority))
+        case .local(let store, _, let preloader):
+            for url in urls { await preloader.preload(url, amount: amount, priority: priority) }
+            let keys = Set(urls.map { store.key(for: $0) })
+            return await preloader.jobs.filter { keys.contains($0.key) }
+        }
+    }
+
+    /// Every job the preloader reports now.
+    func jobs() async throws -> [PreloadJob] {
+        switch self {
+        case .server(let client): try await client.preloadJobs()
+        case .local(_, _, let preloader): await preloader.jobs
+        }
+    }
+
+    /// Cancels what still runs here and closes the store; a server's jobs go on.
+    func close() async throws {
+        guard case .local(let store, let origin, let preloader) = self else { return }
+        await preloader.cancelAll()
+        try await origin.shutdown()
+        try store.close()
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The fields of the proxy's logs.
+///
+/// Access log: `date time c-ip cs-method cs-uri sc-status sc-bytes x-cache-bytes x-origin-bytes
+/// time-taken` — the body bytes sent, those of them that were cached when the read began and
+/// those the origin delivered during it, and the seconds from request to the body's end.
+/// Error log: `date time c-ip cs-method cs-uri sc-status x-error`, the error being the message
+/// sent to the client or the reason the body ended early.
+public enum ProxyLogFields {
+    /// The access log's fields.
+    public static let access = [
+        "date", "time", "c-ip", "cs-method", "cs-uri", "sc-status", "sc-bytes", "x-cache-bytes", "x-origin-bytes", "time-taken",
+    ]
+    /// The error log's fields.
+    public static let error = ["date", "time", "c-ip", "cs-method", "cs-uri", "sc-status", "x-error"]
+}
+
+/// Writes one access-log line per response once its body is written (or has failed), and an
+/// error-log line for every response with a status of 400 or more and every body cut short
+/// (see ``ProxyLogFields``). A token in a `/t/<token>/` prefix is written as `/t/-/`.
+struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == ProxyRequestContext {
+    let access: ExtendedLogFile?
+    let errors: ExtendedLogFile?
+    let inner: Inner
+
+    func respond(to request: Request, context: ProxyRequestContext) async throws -> Response {
+        let start = ContinuousClock.now
+        let entry = Entry(client: context.remoteAddress?.ipAddress, method: request.method.rawValue,
+                          target: Self.redacted(request.head.path ?? "/"))
+        var response: Response
+        do {
+            response = try await inner.respond(to: request, context: context)
+        } catch {
+            log(entry, status: 500, sent: 0, tally: context.tally, start: start, error: "\(error)")
+            throw error
+        }
+        let status = response.status.code
+        let body = response.body
+        let tally = context.tally
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            let written = WrittenBody(keepsText: status >= 400)
+            do {
+                try await body.write(CountingWriter(inner: writer, written: written))
+            } catch {
+                log(entry, status: status, sent: written.count, tally: tally, start: start,
+                    error: tally.snapshot.failure ?? "the body ended early: \(error)")
+                throw error
+            }
+            log(entry, status: status, sent: written.count, tally: tally, start: start,
+                error: status >= 400 ? String(decoding: written.text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil)
+        }
+        return response
+    }
+
+    private struct Entry {
+        var client: String?
+        var method: String
+        var target: String
+    }
+
+    private func log(_ entry: Entry, status: Int, sent: Int64, tally: ResponseTally, start: ContinuousClock.Instant,
+                     error: String?) {
+        let counts = tally.snapshot
+        let taken = ContinuousClock.now - start
+        let seconds = Double(taken.components.seconds) + Double(taken.components.attoseconds) / 1e18
+        access?.append([entry.client, entry.method, entry.target, "\(status)", "\(sent)", "\(counts.fromCache)",
+                        "\(counts.fromOrigin)", String(format: "%.3f", seconds)])
+        if let error {
+            errors?.append([entry.client, entry.method, entry.target, "\(status)", error])
+        }
+    }
+
+    /// `target` with the token of a `/t/<token>/` prefix replaced by `-`.
+    static func redacted(_ target: String) -> String {
+        guard target.hasPrefix("/t/") else { return target }
+        let rest = target.dropFirst(3)
+        guard let slash = rest.firstIndex(of: "/") else { return "/t/-" }
+        return "/t/-" + rest[slash...]
+    }
+}
+
+/// What a body writer has passed on: the byte count and, for an error, the first bytes of its
+/// text. Used within the one task that writes the body.
+private final class WrittenBody {
+    let keepsText: Bool
+    var count: Int64 = 0
+    var text: [UInt8] = []
+
+    init(keepsText: Bool) {
+        self.keepsText = keepsText
+    }
+}
+
+/// Passes writes through to the connection, noting them in a ``WrittenBody``.
+private struct CountingWriter: ResponseBodyWriter {
+    var inner: any ResponseBodyWriter
+    let written: WrittenBody
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        written.count += Int64(buffer.readableBytes)
+        if written.keepsText, written.text.count < 512 {
+            written.text += buffer.readableBytesView.prefix(512 - written.text.count)
+        }
+        try await inner.write(buffer)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await inner.finish(trailingHeaders)
+    }
+}

@@ -1,0 +1,45 @@
+import Hummingbird
+import MediaCache
+import NIOCore
+
+/// The context of one request to the proxy: the client's address and the tally of where the
+/// response's bytes came from, for the access log.
+struct ProxyRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The client's address, when the connection has one.
+    let remoteAddress: SocketAddress?
+    /// Filled by whoever writes the body; read by ``LoggingResponder`` once it is written.
+    let tally = ResponseTally()
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// Where one response's body bytes came from.
+final class ResponseTally: Sendable {
+    struct Counts {
+        var fromCache: Int64 = 0
+        var fromOrigin: Int64 = 0
+        /// Why the body ended early, when it did.
+        var failure: String?
+    }
+
+    private let counts = Locked(Counts())
+
+    var snapshot: Counts { counts.withLock { $0 } }
+
+    func add(_ chunk: ByteChunk) {
+        counts.withLock { counts in
+            switch chunk.source {
+            case .cache: counts.fromCache += Int64(chunk.bytes.count)
+            case .network: counts.fromOrigin += Int64(chunk.bytes.count)
+            }
+        }
+    }
+
+    func fail(_ reason: String) {
+        counts.withLock { $0.failure = reason }
+    }
+}

@@ -16,14 +16,7 @@ enum Output {
 
     /// `1.5 MiB`, `300 B`.
     static func bytes(_ count: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
+        ByteCountText.string(count)
     }
 
     static func date(_ date: Date) -> String {

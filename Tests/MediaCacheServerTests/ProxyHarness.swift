@@ -81,9 +81,12 @@ struct ProxyHarness {
     }
 
     /// Sends a request to the proxy and collects the answer; a broken body ends the collection.
-    func request(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = []) async throws -> Answer {
+    func request(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: Data? = nil)
+        async throws -> Answer
+    {
         var request = HTTPClientRequest(url: url)
         request.method = method
+        if let body { request.body = .bytes(ByteBuffer(data: body)) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await client.execute(request, timeout: .seconds(30))
         var body = Data()

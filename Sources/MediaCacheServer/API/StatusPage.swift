@@ -115,10 +115,7 @@ struct StatusPage {
     }
 
     static func bytes(_ count: Int64) -> String {
-        let formatter = ByteCountFormatter()
-        formatter.countStyle = .binary
-        formatter.allowsNonnumericFormatting = false
-        return formatter.string(fromByteCount: count)
+        ByteCountText.string(count)
     }
 
     /// Text made safe for HTML content and attribute values.

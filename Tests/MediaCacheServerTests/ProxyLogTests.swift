@@ -1,0 +1,73 @@
+import Foundation
+import MediaCache
+@testable import MediaCacheServer
+import MediaCacheTesting
+import Testing
+
+/// The access and error logs in the W3C Extended Log File Format.
+@Suite(.timeLimit(.minutes(2))) struct ProxyLogTests {
+    /// The entries of a log: each line split into fields, quoted values kept whole.
+    static func entries(_ text: String) -> [[String]] {
+        text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+            var fields: [String] = []
+            var current = ""
+            var quoted = false
+            for character in line {
+                switch character {
+                case "\"": quoted.toggle()
+                case " " where !quoted:
+                    fields.append(current)
+                    current = ""
+                default: current.append(character)
+                }
+            }
+            return fields + [current]
+        }
+    }
+
+    @Test func everyResponseIsLoggedWithItsSourcesAndErrorsApart() async throws {
+        let token = "log-test-token"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let access = directory.appending("access.log")
+        let errors = directory.appending("error.log")
+        try await ProxyHarness.run(configure: {
+            $0.token = token
+            $0.accessLog = access
+            $0.errorLog = errors
+        }) { proxy in
+            proxy.origin.serve("/a.mp4", content: .pattern(length: 100_000, seed: 5))
+            _ = try await proxy.request(proxy.proxied("/a.mp4", token: token))
+            _ = try await proxy.request(proxy.proxied("/a.mp4", token: token))
+            _ = try await proxy.request(proxy.proxied("/missing.mp4", token: token))
+            _ = try await proxy.request(proxy.proxied("/a.mp4"))
+        }
+        let accessText = try String(contentsOfFile: access, encoding: .utf8)
+        let lines = accessText.split(separator: "\n")
+        #expect(lines.prefix(4).map { $0.split(separator: ":").first.map(String.init) }
+            == ["#Version", "#Software", "#Start-Date", "#Fields"])
+        #expect(lines[3] == "#Fields: " + ProxyLogFields.access.joined(separator: " "))
+        let logged = Self.entries(accessText)
+        #expect(logged.count == 4 && logged.allSatisfy { $0.count == ProxyLogFields.access.count })
+        // date time c-ip cs-method cs-uri sc-status sc-bytes x-cache-bytes x-origin-bytes time-taken
+        #expect(logged[0][2] == "127.0.0.1" && logged[0][3] == "GET")
+        #expect(logged[0][4].hasPrefix("/t/-/http/127.0.0.1:") && !accessText.contains(token), "the token is redacted")
+        #expect(Array(logged[0][5 ... 8]) == ["200", "100000", "2", "99998"], "cold: the probe's two bytes, then the origin")
+        #expect(Array(logged[1][5 ... 8]) == ["200", "100000", "100000", "0"], "warm: all from the cache")
+        #expect(logged[2][5] == "404" && logged[3][5] == "401")
+        #expect(logged.allSatisfy { Double($0[9]) != nil })
+
+        let errorText = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(errorText.contains("#Fields: " + ProxyLogFields.error.joined(separator: " ")))
+        let failures = Self.entries(errorText)
+        #expect(failures.map { $0[5] } == ["404", "401"])
+        #expect(failures.first?.last == "origin answered 404")
+    }
+
+    @Test func valuesWithSpacesOrQuotesAreQuoted() {
+        #expect(ExtendedLogFile.field(nil) == "-")
+        #expect(ExtendedLogFile.field("plain") == "plain")
+        #expect(ExtendedLogFile.field(#"say "hi" now"#) == #""say ""hi"" now""#)
+        #expect(ExtendedLogFile.field("line\nbreak") == #""line break""#)
+    }
+}

@@ -85,10 +85,10 @@ struct ServeCommand: AsyncParsableCommand {
                 + "other mediacache commands will not find this server")
         }
         Output.line("mediacache: caching proxy on \(urls.root.absoluteString) with the cache in \(directory)")
-        Output.line("mediacache: status page \(urls.root.absoluteString)")
         for log in [configuration.accessLog, configuration.errorLog].compactMap({ $0 }) {
             Output.line("mediacache: logging to \(log)")
         }
+        Output.line("mediacache: status page \(urls.root.absoluteString)")
         Output.line("mediacache: play \(urls.root.absoluteString)https/<host>/<path>, or get it from `mediacache url URL`")
     }
 }

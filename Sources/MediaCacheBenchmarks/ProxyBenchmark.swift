@@ -86,7 +86,7 @@ struct ProxyBenchmark {
     }
 
     /// The release `mediacache` built beside the benchmarks, allowed to cache more than the files.
-    private static func startProxy(cacheDirectory: String) throws -> ServeProcess {
+    static func startProxy(cacheDirectory: String) throws -> ServeProcess {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mediacache")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw BenchmarkError("\(binary.path) is missing; run scripts/bench, which builds it")

@@ -14,6 +14,13 @@ public struct TestMedia: Sendable {
     /// ffmpeg's arguments between `-y` and the output file.
     public var arguments: [String]
 
+    /// A file ffmpeg makes from `arguments` (inputs and codecs) into `name`.
+    public init(name: String, mimeType: String, arguments: [String]) {
+        self.name = name
+        self.mimeType = mimeType
+        self.arguments = arguments
+    }
+
     /// H.264 and AAC in an MP4 whose `moov` comes first.
     public static func faststartMP4(seconds: Int) -> TestMedia {
         TestMedia(name: "faststart.mp4", mimeType: "video/mp4", arguments: video(seconds) + ["-movflags", "+faststart"])

@@ -42,7 +42,7 @@ enum PreloadSession {
     /// Cancels what still runs here and closes the store; a server's jobs go on.
     func close() async throws {
         guard case .local(let store, let origin, let preloader) = self else { return }
-        await preloader.cancelAll()
+        await preloader.shutdown()
         try await origin.shutdown()
         try store.close()
     }

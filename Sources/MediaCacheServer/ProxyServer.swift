@@ -41,7 +41,7 @@ public struct ProxyServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM, or, with `handlingSignals` false (an embedded proxy),
     /// until the calling task is cancelled. `onListening` gets the bound port once it runs.
-    /// Preloads still running when it stops are cancelled.
+    /// Preloads still running when it stops are cancelled, and have ended when it returns.
     ///
     /// - Throws: the file system's error when a configured log cannot be opened, and whatever
     ///   stops the server (such as a port in use).
@@ -56,10 +56,10 @@ public struct ProxyServer: Sendable {
             try await application(access: access, errors: errors, onListening: onListening)
                 .runService(gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [])
         } catch {
-            await preloader.cancelAll()
+            await preloader.shutdown()
             throw error
         }
-        await preloader.cancelAll()
+        await preloader.shutdown()
     }
 
     private func application(access: ExtendedLogFile?, errors: ExtendedLogFile?,

@@ -64,6 +64,25 @@ import Testing
         #expect(failures.first?.last == "origin answered 404")
     }
 
+    @Test func aBodyTheOriginCannotCompleteIsAnErrorWithItsReason() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let errors = directory.appending("error.log")
+        try await ProxyHarness.run(configure: { $0.errorLog = errors }) { proxy in
+            proxy.origin.serve("/long.mp4", content: .pattern(length: 4 << 20, seed: 6))
+            proxy.origin.setMisbehavior(.init(bytesPerSecond: 1 << 20), for: "/long.mp4")
+            let reading = Task { try await proxy.request(proxy.proxied("/long.mp4")) }
+            while proxy.origin.bytesSent(for: "/long.mp4") < 256 << 10 { try await Task.sleep(for: .milliseconds(10)) }
+            try await proxy.origin.stop()
+            let answer = try await reading.value
+            #expect(answer.body.count < 4 << 20)
+        }
+        let failures = Self.entries(try String(contentsOfFile: errors, encoding: .utf8))
+        #expect(failures.count == 1)
+        #expect(failures.first?[5] == "200")
+        #expect(failures.first?.last?.contains("/long.mp4 failed") == true, "\(failures)")
+    }
+
     @Test func valuesWithSpacesOrQuotesAreQuoted() {
         #expect(ExtendedLogFile.field(nil) == "-")
         #expect(ExtendedLogFile.field("plain") == "plain")

@@ -65,6 +65,14 @@ public actor Preloader {
         perform(queue.cancelAll())
     }
 
+    /// Cancels every preload and returns once none is running, so that the store can close.
+    public func shutdown() async {
+        cancelAll()
+        while let task = tasks.values.first {
+            await task.value
+        }
+    }
+
     /// Every running, queued and recently ended job: running first, then queued by rank, then
     /// ended, newest first.
     public var jobs: [PreloadJob] {
@@ -90,6 +98,7 @@ public actor Preloader {
         for action in actions {
             switch action {
             case .start(let job):
+                ended.removeAll { $0 == job.key }
                 report(PreloadJob(url: job.url, key: job.key, amount: job.amount, priority: job.priority, state: .running))
                 tasks[job.key] = Task { await self.run(job) }
             case .stop(let key):

@@ -9,7 +9,8 @@ import NIOCore
 /// time-taken` — the body bytes sent, those of them that were cached when the read began and
 /// those the origin delivered during it, and the seconds from request to the body's end.
 /// Error log: `date time c-ip cs-method cs-uri sc-status x-error`, the error being the message
-/// sent to the client or the reason the body ended early.
+/// sent to the client or why the body ended early (an origin or store failure; a client that
+/// hangs up is no error).
 public enum ProxyLogFields {
     /// The access log's fields.
     public static let access = [
@@ -20,8 +21,8 @@ public enum ProxyLogFields {
 }
 
 /// Writes one access-log line per response once its body is written (or has failed), and an
-/// error-log line for every response with a status of 400 or more and every body cut short
-/// (see ``ProxyLogFields``). A token in a `/t/<token>/` prefix is written as `/t/-/`.
+/// error-log line for every response with a status of 400 or more and every body the cache
+/// could not complete (see ``ProxyLogFields``). A token in a `/t/<token>/` prefix is written as `/t/-/`.
 struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == ProxyRequestContext {
     let access: ExtendedLogFile?
     let errors: ExtendedLogFile?
@@ -46,8 +47,9 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
             do {
                 try await body.write(CountingWriter(inner: writer, written: written))
             } catch {
-                log(entry, status: status, sent: written.count, tally: tally, start: start,
-                    error: tally.snapshot.failure ?? "the body ended early: \(error)")
+                // A client that hangs up mid-body is no error of ours: the access line shows
+                // the short count. A failure of the origin or the store is.
+                log(entry, status: status, sent: written.count, tally: tally, start: start, error: tally.snapshot.failure)
                 throw error
             }
             log(entry, status: status, sent: written.count, tally: tally, start: start,

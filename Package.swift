@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MediaCache", targets: ["MediaCache"]),
         .library(name: "MediaCacheHTTP", targets: ["MediaCacheHTTP"]),
         .library(name: "MediaCacheServer", targets: ["MediaCacheServer"]),
+        .library(name: "MediaCacheAVFoundation", targets: ["MediaCacheAVFoundation"]),
         .library(name: "MediaCacheTesting", targets: ["MediaCacheTesting"]),
         .executable(name: "mediacache", targets: ["MediaCacheCLI"]),
         .executable(name: "mediacache-benchmarks", targets: ["MediaCacheBenchmarks"]),
@@ -61,6 +62,23 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // Apple's AVFoundation types the adapter uses, with their exact Swift signatures and
+        // in-memory behaviour, so that the adapter's sources build and run on Linux. Empty on
+        // Apple platforms, where the adapter imports AVFoundation itself.
+        .target(
+            name: "AVFoundationShim",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MediaCacheAVFoundation",
+            dependencies: [
+                "MediaCache",
+                "MediaCacheHTTP",
+                "MediaCacheServer",
+                .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict
         ),
@@ -127,6 +145,17 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MediaCacheAVFoundationTests",
+            dependencies: [
+                "MediaCacheAVFoundation",
+                "MediaCache",
+                "MediaCacheTesting",
+                .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
         ),

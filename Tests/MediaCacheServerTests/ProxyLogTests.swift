@@ -1,6 +1,6 @@
 import Foundation
 import MediaCache
-@testable import MediaCacheServer
+import MediaCacheServer
 import MediaCacheTesting
 import Testing
 
@@ -84,9 +84,9 @@ import Testing
     }
 
     @Test func valuesWithSpacesOrQuotesAreQuoted() {
-        #expect(ExtendedLogFile.field(nil) == "-")
-        #expect(ExtendedLogFile.field("plain") == "plain")
-        #expect(ExtendedLogFile.field(#"say "hi" now"#) == #""say ""hi"" now""#)
-        #expect(ExtendedLogFile.field("line\nbreak") == #""line break""#)
+        #expect(ExtendedLogFormat.field(nil) == "-")
+        #expect(ExtendedLogFormat.field("plain") == "plain")
+        #expect(ExtendedLogFormat.field(#"say "hi" now"#) == #""say ""hi"" now""#)
+        #expect(ExtendedLogFormat.field("line\nbreak") == #""line break""#)
     }
 }

@@ -1,0 +1,192 @@
+import Foundation
+import MediaCache
+import MediaCacheHTTP
+import MediaCacheServer
+
+/// The cache an app plays and preloads through: one store, one loader, one preloader and, for
+/// HLS, one embedded loopback proxy, opened on first use.
+///
+/// ```swift
+/// let item = CachingPlayerItem(url: videoURL)            // plays through MediaCache.shared
+/// try await MediaCache.shared.preload(nextURLs, amount: .seconds(5))
+/// await MediaCache.shared.cancelPreloads(of: skippedURLs)
+/// ```
+///
+/// Make an instance of your own for another directory or configuration, or over a loader you
+/// built (tests pass one reading from a local origin).
+public final class MediaCache: Sendable {
+    /// The cache in ``MediaStore/defaultDirectory`` with the default configuration.
+    public static let shared = MediaCache()
+
+    /// Where the cache lives and how it loads.
+    public struct Configuration: Sendable {
+        /// The cache directory. Default: ``MediaStore/defaultDirectory``.
+        public var directory = MediaStore.defaultDirectory
+        /// Eviction, key normalisation and commits.
+        public var store = StoreConfiguration()
+        /// Chunking, coalescing and retries.
+        public var loader = LoaderConfiguration()
+        /// Preload scheduling and pacing.
+        public var preload = PreloaderConfiguration()
+        /// How the resource loader serves AVPlayer.
+        public var resourceLoading = ResourceLoadingConfiguration()
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    private struct Opened: Sendable {
+        var loader: MediaLoader
+        var preloader: Preloader
+        /// Set when this instance opened the store and made the origin, so that it closes them.
+        var owned: (store: MediaStore, origin: HTTPOrigin)?
+    }
+
+    private enum Proxy: Sendable {
+        case none
+        case running(Task<ProxyURL, any Error>, server: Task<Void, any Error>)
+    }
+
+    /// What the cache was made with.
+    public let configuration: Configuration
+    private let opened: Locked<Opened?>
+    private let proxy = Locked(Proxy.none)
+
+    /// A cache that opens the store in `configuration.directory` on first use.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        opened = Locked(nil)
+    }
+
+    /// A cache over a loader you own; closing the cache leaves the loader's store open.
+    public init(loader: MediaLoader, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        opened = Locked(Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload)))
+    }
+
+    /// The loader every item reads through, opening the store on first use.
+    ///
+    /// - Throws: ``MediaStoreError`` when the store cannot be opened (such as a directory
+    ///   another process uses).
+    public func loader() throws -> MediaLoader {
+        try resources().loader
+    }
+
+    private func resources() throws -> Opened {
+        try opened.withLock { opened in
+            if let opened { return opened }
+            let store = try MediaStore.open(at: configuration.directory, configuration: configuration.store)
+            let origin = HTTPOrigin()
+            let loader = MediaLoader(store: store, origin: origin, configuration: configuration.loader)
+            let made = Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload),
+                              owned: (store, origin))
+            opened = made
+            return made
+        }
+    }
+
+    /// Preloads `amount` of each URL, the first ranked highest; returns at once.
+    public func preload(_ urls: [URL], amount: PreloadAmount = .seconds(10), priority: Int = 0) async throws {
+        let preloader = try resources().preloader
+        for (rank, url) in urls.enumerated() {
+            await preloader.preload(url, amount: amount, priority: priority - rank)
+        }
+    }
+
+    /// Cancels the preloads of `urls`; what they fetched stays cached.
+    public func cancelPreloads(of urls: [URL]) async {
+        guard let preloader = opened.withLock({ $0?.preloader }) else { return }
+        for url in urls { await preloader.cancel(url) }
+    }
+
+    /// Cancels every preload.
+    public func cancelAllPreloads() async {
+        await opened.withLock { $0?.preloader }?.cancelAll()
+    }
+
+    /// The preload jobs: running, queued and recently ended.
+    public func preloadJobs() async -> [PreloadJob] {
+        await opened.withLock { $0?.preloader }?.jobs ?? []
+    }
+
+    /// Every change to a preload job from now on.
+    public func preloadUpdates() async throws -> AsyncStream<PreloadJob> {
+        try await resources().preloader.updates()
+    }
+
+    /// The URL that plays `url` through the embedded loopback proxy, which starts on first use
+    /// (one per cache, on a free port, with a random token in the path).
+    public func proxyURL(for url: URL) async throws -> URL {
+        let urls = try await embeddedProxy().value
+        guard let proxied = urls.url(for: url) else { throw MediaCacheError.notHTTP(url) }
+        return proxied
+    }
+
+    private func embeddedProxy() throws -> Task<ProxyURL, any Error> {
+        let loader = try loader()
+        return proxy.withLock { proxy in
+            if case .running(let urls, _) = proxy { return urls }
+            let token = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            var configuration = ProxyServer.Configuration(host: "127.0.0.1", port: 0)
+            configuration.token = token
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let server = Task {
+                defer { continuation.finish() }
+                try await ProxyServer(loader: loader, configuration: configuration)
+                    .run(handlingSignals: false) { continuation.yield($0) }
+            }
+            let urls = Task {
+                for await port in ports { return ProxyURL(host: "127.0.0.1", port: port, token: token) }
+                _ = try await server.value
+                throw MediaCacheError.proxyDidNotStart
+            }
+            proxy = .running(urls, server: server)
+            return urls
+        }
+    }
+
+    /// ``proxyURL(for:)`` for synchronous callers such as an item's initialiser: waits for the
+    /// proxy to start (milliseconds, once per process), at most `timeout`.
+    func proxyURLWaiting(for url: URL, timeout: Duration = .seconds(5)) -> URL? {
+        let result = Locked<URL?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let proxied = try? await proxyURL(for: url)
+            result.withLock { $0 = proxied }
+            done.signal()
+        }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return result.withLock { $0 }
+    }
+
+    /// Stops the embedded proxy and preloads, and closes the store if this cache opened it.
+    public func close() async throws {
+        if case .running(_, let server) = proxy.withLock({ $0 }) {
+            server.cancel()
+            _ = await server.result
+        }
+        proxy.withLock { $0 = .none }
+        guard let opened = opened.withLock({ opened in defer { opened = nil }; return opened }) else { return }
+        await opened.preloader.shutdown()
+        if let (store, origin) = opened.owned {
+            try await origin.shutdown()
+            try store.close()
+        }
+    }
+}
+
+/// Why the cache could not do what was asked.
+public enum MediaCacheError: Error, Hashable, CustomStringConvertible {
+    /// Only http and https URLs are cached.
+    case notHTTP(URL)
+    /// The embedded proxy stopped before it listened.
+    case proxyDidNotStart
+
+    public var description: String {
+        switch self {
+        case .notHTTP(let url): "\(url) is not an http or https URL; MediaCache caches only those"
+        case .proxyDidNotStart: "the embedded proxy stopped before it listened"
+        }
+    }
+}

@@ -45,15 +45,15 @@ extension ResourceLoaderDelegate {
                     }
                 }
             }
-            let complete = await onQueue { () -> Bool in
+            let (cached, fetched) = (fromCache, fromNetwork)
+            await onQueue {
                 // A superseded request that ran out of allowance stays open for AVPlayer to cancel.
-                guard self.mayDeliver(0, for: id) || !handle.wantsToEnd else { return false }
+                guard self.mayDeliver(0, for: id) || !handle.wantsToEnd else { return }
+                self.log.served(self.url, since: start, fromCache: cached, fromNetwork: fetched)
                 handle.finish()
-                return true
             }
-            if complete { log.served(url, since: start, fromCache: fromCache, fromNetwork: fromNetwork) }
         } catch {
-            if Task.isCancelled || error is CancellationError {
+            if Task.isCancelled {
                 log.served(url, since: start, fromCache: fromCache, fromNetwork: fromNetwork)
             } else {
                 let failure = Self.loaderError(error, url: url)

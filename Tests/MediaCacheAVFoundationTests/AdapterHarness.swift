@@ -15,7 +15,8 @@ struct AdapterHarness {
     let http: HTTPOrigin
     let cache: MediaCache
 
-    static func run(configure: (inout MediaCache.Configuration) -> Void = { _ in },
+    static func run(isolation: isolated (any Actor)? = #isolation,
+                    configure: (inout MediaCache.Configuration) -> Void = { _ in },
                     _ body: (AdapterHarness) async throws -> Void) async throws {
         let origin = try await TestOrigin.start()
         let directory = try TemporaryDirectory()

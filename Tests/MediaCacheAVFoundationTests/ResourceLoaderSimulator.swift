@@ -25,7 +25,8 @@ final class ResourceLoaderSimulator {
     }
 
     /// A request the simulator made.
-    struct Request {
+    struct Request: @unchecked Sendable {
+        // @unchecked: the shim's request objects guard their state with locks.
         let loading: AVAssetResourceLoadingRequest
         var data: AVAssetResourceLoadingDataRequest { loading.dataRequest! }
         var received: Data { data.received }

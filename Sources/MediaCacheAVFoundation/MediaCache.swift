@@ -122,6 +122,13 @@ public final class MediaCache: Sendable {
         return proxied
     }
 
+    /// Starts the embedded proxy now rather than when the first HLS item is made, which then
+    /// waits for it; call it at launch in apps that play HLS. Returns the proxy's root URL.
+    @discardableResult
+    public func startProxy() async throws -> URL {
+        try await embeddedProxy().value.root
+    }
+
     private func embeddedProxy() throws -> Task<ProxyURL, any Error> {
         let loader = try loader()
         return proxy.withLock { proxy in
@@ -146,8 +153,9 @@ public final class MediaCache: Sendable {
     }
 
     /// ``proxyURL(for:)`` for synchronous callers such as an item's initialiser: waits for the
-    /// proxy to start (milliseconds, once per process), at most `timeout`.
-    func proxyURLWaiting(for url: URL, timeout: Duration = .seconds(5)) -> URL? {
+    /// proxy to start (milliseconds, once per cache, unless ``startProxy()`` ran), at most
+    /// `timeout`.
+    func proxyURLWaiting(for url: URL, timeout: Duration = .seconds(10)) -> URL? {
         let result = Locked<URL?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {

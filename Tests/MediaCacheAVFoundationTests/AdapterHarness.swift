@@ -56,6 +56,12 @@ struct AdapterHarness {
         return content.bytes(in: 0 ..< length)
     }
 
+    /// Bytes the cache received from the origin and stored. Unlike what the origin sent, this
+    /// leaves out what was in socket buffers when a fetch was cancelled.
+    func fetched() throws -> Int64 {
+        try cache.loader().statistics.bytesFromOrigin
+    }
+
     /// A caching asset of `path` and a simulator playing AVPlayer's part against it.
     func simulator(_ path: String) -> (CachingURLAsset, ResourceLoaderSimulator) {
         let asset = CachingURLAsset(url: origin.url(path), cache: cache)

@@ -43,6 +43,8 @@ import Testing
             #expect(asset.url.scheme == "mediacache+http" && asset.originalURL == item.originalURL)
             #expect(asset.resourceLoader.delegate != nil && asset.resourceLoader.delegateQueue != nil)
 
+            // Started ahead, as an app does at launch, so that making the item never waits.
+            let started = try await harness.cache.startProxy()
             let playlist = Data("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nsegment0.ts\n#EXT-X-ENDLIST\n".utf8)
             harness.origin.serve("/live/index.m3u8", content: .data(playlist, mimeType: "application/vnd.apple.mpegurl"))
             let hls = CachingPlayerItem(url: harness.origin.url("/live/index.m3u8"), cache: harness.cache)
@@ -54,8 +56,7 @@ import Testing
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: proxied.absoluteString), timeout: .seconds(10))
             let body = try await response.body.collect(upTo: 1 << 20)
             #expect(response.status == .ok && Data(buffer: body) == playlist)
-            #expect(try await harness.cache.proxyURL(for: harness.origin.url("/x.m3u8")).port == proxied.port,
-                    "one proxy per cache")
+            #expect(proxied.port == started.port, "one proxy per cache")
         }
     }
 
@@ -85,8 +86,8 @@ import Testing
             harness.serve("/next.mp4", length: 1 << 20)
             harness.serve("/later.mp4", length: 8 << 20, bytesPerSecond: 1 << 20)
             let updates = try await harness.cache.preloadUpdates()
-            try await harness.cache.preload([harness.origin.url("/next.mp4"), harness.origin.url("/later.mp4")],
-                                            amount: .bytes(512 << 10))
+            try await harness.cache.preload([harness.origin.url("/next.mp4")], amount: .bytes(512 << 10))
+            try await harness.cache.preload([harness.origin.url("/later.mp4")], amount: .full)
             for await job in updates where job.state.isFinal && job.url.lastPathComponent == "next.mp4" { break }
             await harness.cache.cancelPreloads(of: [harness.origin.url("/later.mp4")])
             for await job in updates where job.state.isFinal && job.url.lastPathComponent == "later.mp4" { break }

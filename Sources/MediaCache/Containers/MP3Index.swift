@@ -28,6 +28,8 @@ public struct MP3Index: MediaTimeIndex {
     let audioStart: Int64
     let timeMap: TimeMap
     let fileLength: Int64
+    /// The playback duration in seconds, from the tag's frame count or, at a constant bitrate,
+    /// from the audio's length.
     public let duration: Double?
     /// The first frame's header.
     let firstFrame: MP3FrameHeader

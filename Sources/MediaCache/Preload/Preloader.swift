@@ -41,6 +41,8 @@ public actor Preloader {
     ///
     /// Asking again for a queued or running resource is the same job, with the larger amount
     /// and priority.
+    ///
+    /// - Precondition: `amount.isValid` (a positive byte count or a positive, finite time).
     public func preload(_ url: URL, amount: PreloadAmount, priority: Int = 0) {
         precondition(amount.isValid, "invalid preload amount \(amount)")
         let key = loader.store.key(for: url)

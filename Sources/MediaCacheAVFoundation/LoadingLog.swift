@@ -56,15 +56,12 @@ public struct MediaCacheAccessLog: Sendable {
 
     /// The events as W3C extended log text.
     public func extendedLogData() -> Data? {
-        var text = ExtendedLogFormat.directives(fields: Self.fields, date: events.first?.date ?? Date())
-        for event in events {
-            text += ExtendedLogFormat.line([
-                event.uri, event.playbackSessionID, "\(event.numberOfMediaRequests)", "\(event.numberOfBytesTransferred)",
-                "\(event.numberOfBytesFromCache)", "\(event.numberOfBytesFromNetwork)",
-                String(format: "%.3f", event.transferDuration), String(format: "%.3f", event.observedBitrate),
-            ], date: event.date)
+        let entries = events.map { event -> (date: Date, values: [String?]) in
+            (event.date, [event.uri, event.playbackSessionID, "\(event.numberOfMediaRequests)", "\(event.numberOfBytesTransferred)",
+                          "\(event.numberOfBytesFromCache)", "\(event.numberOfBytesFromNetwork)",
+                          String(format: "%.3f", event.transferDuration), String(format: "%.3f", event.observedBitrate)])
         }
-        return Data(text.utf8)
+        return Data(ExtendedLogFormat.text(fields: Self.fields, entries: entries).utf8)
     }
 }
 
@@ -81,12 +78,10 @@ public struct MediaCacheErrorLog: Sendable {
 
     /// The events as W3C extended log text.
     public func extendedLogData() -> Data? {
-        var text = ExtendedLogFormat.directives(fields: Self.fields, date: events.first?.date ?? Date())
-        for event in events {
-            text += ExtendedLogFormat.line([event.uri, event.playbackSessionID, "\(event.errorStatusCode)", event.errorDomain,
-                                            event.errorComment], date: event.date)
+        let entries = events.map { event -> (date: Date, values: [String?]) in
+            (event.date, [event.uri, event.playbackSessionID, "\(event.errorStatusCode)", event.errorDomain, event.errorComment])
         }
-        return Data(text.utf8)
+        return Data(ExtendedLogFormat.text(fields: Self.fields, entries: entries).utf8)
     }
 }
 

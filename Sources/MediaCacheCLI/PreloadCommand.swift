@@ -39,10 +39,8 @@ struct PreloadCommand: AsyncParsableCommand {
         let given = [seconds != nil, bytes != nil, full].filter { $0 }.count
         guard given <= 1 else { throw ValidationError("give at most one of --seconds, --bytes and --full") }
         guard amount.isValid else { throw ValidationError("--seconds must be a positive number") }
-        for url in urls {
-            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
-                throw ValidationError("\(url) is not an http or https URL")
-            }
+        for url in urls where PreloadRequest.url(from: url) == nil {
+            throw ValidationError("\(url) is not an http or https URL")
         }
     }
 
@@ -51,7 +49,7 @@ struct PreloadCommand: AsyncParsableCommand {
         let display = ProgressDisplay(isTerminal: isatty(STDOUT_FILENO) != 0)
         let final: [PreloadJob]
         do {
-            let started = try await session.start(urls.compactMap(URL.init(string:)), amount: amount, priority: priority)
+            let started = try await session.start(urls.compactMap(PreloadRequest.url(from:)), amount: amount, priority: priority)
             let keys = Set(started.map(\.key))
             var jobs = started
             while true {

@@ -24,10 +24,9 @@ enum PreloadSession {
         switch self {
         case .server(let client):
             return try await client.preload(PreloadRequest(urls: urls.map(\.absoluteString), amount: amount, priority: priority))
-        case .local(let store, _, let preloader):
+        case .local(_, _, let preloader):
             for url in urls { await preloader.preload(url, amount: amount, priority: priority) }
-            let keys = Set(urls.map { store.key(for: $0) })
-            return await preloader.jobs.filter { keys.contains($0.key) }
+            return await preloader.jobs(for: urls)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheServer
 
 /// Shows preload jobs as they progress: bars redrawn in place on a terminal, otherwise a plain
 /// line whenever a job changes state or passes another tenth of its target.
@@ -33,7 +34,7 @@ final class ProgressDisplay {
     static func line(_ job: PreloadJob) -> String {
         var text = "\(job.url.absoluteString): \(job.state.rawValue)"
         if let fraction = job.fractionDone { text += String(format: " %.0f%%", min(fraction, 1) * 100) }
-        var details = [Output.bytes(job.bytesDone) + (job.bytesTarget.map { " of " + Output.bytes($0) } ?? "")]
+        var details = [ByteCountText.progress(job.bytesDone, of: job.bytesTarget)]
         if let method = job.method { details.append(method) }
         text += " (" + details.joined(separator: ", ") + ")"
         if let error = job.error { text += ": " + error }
@@ -44,9 +45,8 @@ final class ProgressDisplay {
     static func bar(_ job: PreloadJob) -> String {
         let fraction = min(job.fractionDone ?? 0, 1)
         let filled = Int(fraction * 20)
-        let size = Output.bytes(job.bytesDone) + (job.bytesTarget.map { " of " + Output.bytes($0) } ?? "")
         return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled) + "] "
-            + String(format: "%3.0f%%", fraction * 100) + "  \(size)  \(job.url.lastPathComponent)  \(job.state.rawValue)"
+            + String(format: "%3.0f%%", fraction * 100) + "  \(ByteCountText.progress(job.bytesDone, of: job.bytesTarget))  \(job.url.lastPathComponent)  \(job.state.rawValue)"
             + (job.state == .failed ? ": " + (job.error ?? "") : "")
     }
 }

@@ -14,4 +14,9 @@ public enum ByteCountText {
         }
         return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
     }
+
+    /// `1.2 MiB of 2.9 MiB`, or `1.2 MiB` while the target is unknown.
+    public static func progress(_ done: Int64, of target: Int64?) -> String {
+        string(done) + (target.map { " of " + string($0) } ?? "")
+    }
 }

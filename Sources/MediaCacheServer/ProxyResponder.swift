@@ -16,9 +16,7 @@ struct ProxyResponder: Sendable {
         } catch {
             return Self.text(.badRequest, "\(error)\n")
         }
-        if let allowedHosts, !allowedHosts.allows(origin.host ?? "") {
-            return Self.text(.forbidden, "\(origin.host ?? "") is not among this proxy's allowed hosts\n")
-        }
+        if let refusal = Self.refusal(of: origin, allowedHosts: allowedHosts) { return refusal }
         let record: ResourceRecord
         do {
             record = try await loader.contentRecord(for: origin)
@@ -50,6 +48,12 @@ struct ProxyResponder: Sendable {
             }
             try await writer.finish(nil)
         })
+    }
+
+    /// `403` for an origin whose host the allow-list leaves out; `nil` when it may be fetched.
+    static func refusal(of origin: URL, allowedHosts: HostAllowList?) -> Response? {
+        guard let allowedHosts, !allowedHosts.allows(origin.host ?? "") else { return nil }
+        return text(.forbidden, "\(origin.host ?? "") is not among this proxy's allowed hosts\n")
     }
 
     /// The headers every answer for a resource carries.

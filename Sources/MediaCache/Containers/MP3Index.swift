@@ -78,7 +78,7 @@ public struct MP3Index: MediaTimeIndex {
             throw .missing("MPEG audio frames within \(syncSearchLimit) bytes of \(audioStart)")
         }
         audioStart += Int64(skip)
-        let frameBytes = Array(head[(head.startIndex + skip)...])
+        let frameBytes = head.subdata(in: head.startIndex + skip ..< head.endIndex)
         let audioBytes = source.length - audioStart
         if let index = try xing(in: frameBytes, frame: frame, audioStart: audioStart, audioBytes: audioBytes,
                                 fileLength: source.length) {
@@ -105,9 +105,9 @@ public struct MP3Index: MediaTimeIndex {
         return nil
     }
 
-    private static func xing(in frame: [UInt8], frame header: MP3FrameHeader, audioStart: Int64, audioBytes: Int64,
+    private static func xing(in frame: Data, frame header: MP3FrameHeader, audioStart: Int64, audioBytes: Int64,
                              fileLength: Int64) throws(ContainerError) -> MP3Index? {
-        var cursor = BinaryCursor(Data(frame), at: header.xingOffset, context: "Xing tag")
+        var cursor = BinaryCursor(frame, at: header.xingOffset, context: "Xing tag")
         guard cursor.remaining >= 8, ["Xing", "Info"].contains(try cursor.fourCC()) else { return nil }
         let flags = try cursor.uint32()
         let frames = flags & 1 != 0 ? Int64(try cursor.uint32()) : nil
@@ -127,9 +127,9 @@ public struct MP3Index: MediaTimeIndex {
                         firstFrame: header)
     }
 
-    private static func vbri(in frame: [UInt8], frame header: MP3FrameHeader, audioStart: Int64,
+    private static func vbri(in frame: Data, frame header: MP3FrameHeader, audioStart: Int64,
                              fileLength: Int64) throws(ContainerError) -> MP3Index? {
-        var cursor = BinaryCursor(Data(frame), at: 36, context: "VBRI tag")
+        var cursor = BinaryCursor(frame, at: 36, context: "VBRI tag")
         guard cursor.remaining >= 26, try cursor.fourCC() == "VBRI" else { return nil }
         try cursor.skip(6)
         _ = try cursor.uint32()

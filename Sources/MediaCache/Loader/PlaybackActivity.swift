@@ -20,9 +20,6 @@ public final class PlaybackActivity: Sendable {
         self.clock = clock
     }
 
-    /// Players waiting for the network now.
-    public var waitingReaders: Int { state.withLock(\.waiting) }
-
     func beginWaiting() {
         state.withLock { $0.waiting += 1 }
     }

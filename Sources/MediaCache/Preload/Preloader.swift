@@ -83,6 +83,12 @@ public actor Preloader {
         return running + queued + ended.reversed().compactMap { reports[$0] }
     }
 
+    /// The jobs of `urls` among ``jobs``, in the same order.
+    public func jobs(for urls: [URL]) -> [PreloadJob] {
+        let keys = Set(urls.map { loader.store.key(for: $0) })
+        return jobs.filter { keys.contains($0.key) }
+    }
+
     /// Every change to any job from now on, as it happens.
     public func updates() -> AsyncStream<PreloadJob> {
         let (stream, continuation) = AsyncStream.makeStream(of: PreloadJob.self, bufferingPolicy: .bufferingNewest(1024))

@@ -61,20 +61,14 @@ final class StatisticsRecorder: Sendable {
         let count = Int64(chunk.bytes.count)
         let range = ByteRange(offset: chunk.offset, length: count)
         switch (purpose, chunk.source) {
-        case (.playback, .cache):
+        case (.playback, let source):
+            // Network bytes too may have been preloaded: by a preload of the same resource
+            // that fetched them during the read.
             let played = update(key) { tally in
-                tally.statistics.bytesFromCache += count
+                if source == .cache { tally.statistics.bytesFromCache += count } else { tally.statistics.bytesFromNetwork += count }
                 return tally.markPlayed(range)
             }
-            servedFromCache.increment(by: count)
-            if played > 0 { preloadedPlayed.increment(by: played) }
-        case (.playback, .network):
-            // A preload of the same resource may have fetched these bytes during the read.
-            let played = update(key) { tally in
-                tally.statistics.bytesFromNetwork += count
-                return tally.markPlayed(range)
-            }
-            servedFromNetwork.increment(by: count)
+            (source == .cache ? servedFromCache : servedFromNetwork).increment(by: count)
             if played > 0 { preloadedPlayed.increment(by: played) }
         case (.preload, .network):
             update(key) { tally in

@@ -121,6 +121,13 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
         }
     }
 
+    /// `text` as a URL a preload takes: http or https, with a host; `nil` otherwise.
+    public static func url(from text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host != nil else { return nil }
+        return url
+    }
+
     /// The amount asked for, when exactly one valid amount is given.
     public var amount: PreloadAmount? {
         let given: [PreloadAmount] = [seconds.map { .seconds($0) }, bytes.map { .bytes($0) }, full == true ? .full : nil]

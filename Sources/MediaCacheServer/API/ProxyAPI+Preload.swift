@@ -9,7 +9,9 @@ extension ProxyAPI {
         router.get("/api/preload") { _, _ in try Self.json(await preloader.jobs) }
         router.delete("/api/preload") { request, _ in
             if let text = request.uri.queryParameters["url"].map(String.init) {
-                guard let url = Self.originURL(text) else { return ProxyResponder.text(.badRequest, "?url= needs an http or https URL\n") }
+                guard let url = PreloadRequest.url(from: text) else {
+                    return ProxyResponder.text(.badRequest, "?url= needs an http or https URL\n")
+                }
                 await preloader.cancel(url)
             } else {
                 await preloader.cancelAll()
@@ -31,26 +33,16 @@ extension ProxyAPI {
         }
         var urls: [URL] = []
         for text in asked.urls {
-            guard let url = Self.originURL(text) else {
+            guard let url = PreloadRequest.url(from: text) else {
                 return ProxyResponder.text(.badRequest, "\(text) is not an http or https URL\n")
             }
-            if let allowed = configuration.allowedHosts, !allowed.allows(url.host ?? "") {
-                return ProxyResponder.text(.forbidden, "\(url.host ?? "") is not among this proxy's allowed hosts\n")
-            }
+            if let refusal = ProxyResponder.refusal(of: url, allowedHosts: configuration.allowedHosts) { return refusal }
             urls.append(url)
         }
         guard !urls.isEmpty else { return ProxyResponder.text(.badRequest, "\"urls\" is empty\n") }
         for url in urls {
             await preloader.preload(url, amount: amount, priority: asked.priority ?? 0)
         }
-        let keys = Set(urls.map { store.key(for: $0) })
-        return try Self.json(await preloader.jobs.filter { keys.contains($0.key) })
-    }
-
-    /// `text` as an http or https URL with a host.
-    static func originURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host != nil else { return nil }
-        return url
+        return try Self.json(await preloader.jobs(for: urls))
     }
 }

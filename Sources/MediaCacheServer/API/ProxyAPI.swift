@@ -23,7 +23,7 @@ struct ProxyAPI: Sendable {
     let preloader: Preloader
     let configuration: ProxyServer.Configuration
 
-    var store: MediaStore { loader.store }
+    private var store: MediaStore { loader.store }
 
     func register(on router: Router<ProxyRequestContext>) {
         router.add(middleware: StoreErrorMiddleware())

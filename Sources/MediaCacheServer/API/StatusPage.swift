@@ -93,7 +93,7 @@ struct StatusPage {
         let progress = job.fractionDone.map { fraction in
             String(format: #"<div class="bar"><i style="left:0;width:%.1f%%"></i></div>"#, min(fraction, 1) * 100)
         } ?? ""
-        let done = Self.bytes(job.bytesDone) + (job.bytesTarget.map { " of " + Self.bytes($0) } ?? "")
+        let done = ByteCountText.progress(job.bytesDone, of: job.bytesTarget)
         return """
         <tr class="preload" data-state="\(job.state.rawValue)">\
         <td class="name" title="\(Self.escape(job.url.absoluteString))">\(Self.escape(job.url.lastPathComponent))</td>\

@@ -16,6 +16,11 @@ public enum ExtendedLogFormat {
         return ([day, time] + values.map(field)).joined(separator: " ") + "\n"
     }
 
+    /// A whole log: the directives (dated by the first entry, else `now`), then the entries.
+    public static func text(fields: [String], entries: [(date: Date, values: [String?])], now: Date = Date()) -> String {
+        entries.reduce(directives(fields: fields, date: entries.first?.date ?? now)) { $0 + line($1.values, date: $1.date) }
+    }
+
     /// A value as the format writes it.
     public static func field(_ value: String?) -> String {
         guard let value, !value.isEmpty else { return "-" }

@@ -1,12 +1,30 @@
 import ArgumentParser
+import Foundation
 import MediaCache
 import MediaCacheServer
 
 /// The `--cache-dir` option every command takes.
 struct CacheDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
-        "The cache directory.", discussion: "Default: \(MediaStore.defaultDirectory)", valueName: "dir"))
-    var directory: String = MediaStore.defaultDirectory
+        "The cache directory; a leading ~ is your home.", discussion: "Default: \(MediaStore.defaultDirectory)", valueName: "dir"))
+    var given: String = MediaStore.defaultDirectory
+
+    /// The cache directory as every command and file uses it: `~` expanded (also when the shell
+    /// left it, as in `--cache-dir=~/x`) and made absolute, as the store names it.
+    var directory: String {
+        Self.resolve(given)
+    }
+
+    /// `path` with a leading `~` or `~/` replaced by the home directory, absolute and
+    /// standardised.
+    static func resolve(_ path: String) -> String {
+        var expanded = path
+        if path == "~" || path.hasPrefix("~/") {
+            let home = ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+            expanded = home + path.dropFirst()
+        }
+        return URL(fileURLWithPath: expanded).standardizedFileURL.path
+    }
 
     /// The cache as this process can reach it.
     enum Access {
@@ -30,11 +48,18 @@ struct CacheDirectoryOptions: ParsableArguments {
 
     /// Runs `body` with the cache: through the API of the server that owns the directory when
     /// one runs, else with the store opened here for maintenance (never evicting) and closed
-    /// afterwards.
-    func withCache<Result>(_ body: (any CacheMaintenance) async throws -> Result) async throws -> Result {
+    /// afterwards. With `readingOnly`, a directory this process may not write is read as a
+    /// ``StoreSnapshot`` instead.
+    func withCache<Result>(readingOnly: Bool = false, _ body: (any CacheMaintenance) async throws -> Result) async throws -> Result {
         var configuration = StoreConfiguration()
         configuration.eviction = .unlimited
-        switch try open(configuration) {
+        let access: Access
+        do {
+            access = try open(configuration)
+        } catch MediaStoreError.io(_, let failure) where readingOnly && [EACCES, EPERM, EROFS].contains(failure.code) {
+            return try await body(StoreSnapshot.read(at: directory))
+        }
+        switch access {
         case .server(let client):
             return try await body(client)
         case .store(let store):

@@ -12,7 +12,7 @@ struct ListCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let reports = try await cache.withCache { try await $0.entryReports() }
+        let reports = try await cache.withCache(readingOnly: true) { try await $0.entryReports() }
         if json {
             print(try Output.json(reports))
             return

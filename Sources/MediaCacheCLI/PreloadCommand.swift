@@ -15,16 +15,20 @@ struct PreloadCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The http or https URLs to preload.", valueName: "url"))
     var urls: [String]
 
-    @Option(help: "Preload this many seconds of each.")
+    @Option(parsing: .unconditional, help: "Preload this many seconds of each, above 0 and up to 86400.",
+            transform: CheckedOptions.preloadSeconds)
     var seconds: Double?
 
-    @Option(help: ArgumentHelp("Preload this many bytes of each, e.g. 512K or 2M.", valueName: "size"))
-    var bytes: ByteCount?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Preload this many bytes of each, 1 B to 1 PiB, e.g. 512K or 2M.",
+                                                         valueName: "size"),
+            transform: CheckedOptions.size("--bytes"))
+    var bytes: ByteSize?
 
     @Flag(help: "Preload each whole.")
     var full = false
 
-    @Option(help: "Rank against other preloads; higher runs first.")
+    @Option(parsing: .unconditional, help: "Rank against other preloads, -1000 to 1000; higher runs first.",
+            transform: CheckedOptions.priority)
     var priority = 0
 
     @OptionGroup var cache: CacheDirectoryOptions
@@ -32,15 +36,18 @@ struct PreloadCommand: AsyncParsableCommand {
     var amount: PreloadAmount {
         if let seconds { return .seconds(seconds) }
         if let bytes { return .bytes(bytes.bytes) }
-        return full ? .full : .seconds(10)
+        return full ? .full : .standard
     }
 
     func validate() throws {
         let given = [seconds != nil, bytes != nil, full].filter { $0 }.count
         guard given <= 1 else { throw ValidationError("give at most one of --seconds, --bytes and --full") }
-        guard amount.isValid else { throw ValidationError("--seconds must be a positive number") }
-        for url in urls where PreloadRequest.url(from: url) == nil {
-            throw ValidationError("\(url) is not an http or https URL")
+        for url in urls {
+            do {
+                try OriginURL.check(url)
+            } catch {
+                throw ValidationError("\(error)")
+            }
         }
     }
 
@@ -49,7 +56,7 @@ struct PreloadCommand: AsyncParsableCommand {
         let display = ProgressDisplay(isTerminal: isatty(STDOUT_FILENO) != 0)
         let final: [PreloadJob]
         do {
-            let started = try await session.start(urls.compactMap(PreloadRequest.url(from:)), amount: amount, priority: priority)
+            let started = try await session.start(urls.compactMap { try? OriginURL.check($0) }, amount: amount, priority: priority)
             let keys = Set(started.map(\.key))
             var jobs = started
             while true {

@@ -13,24 +13,34 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on; beyond loopback only with --token.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
+    @Option(parsing: .unconditional, help: "The port to listen on, 0 to 65535; 0 picks a free one.", transform: CheckedOptions.port)
     var port = 8080
 
     @OptionGroup var cache: CacheDirectoryOptions
 
-    @Option(name: .customLong("max-size"), help: ArgumentHelp("Evict beyond this size, e.g. 500M or 2G.", valueName: "size"))
-    var maxSize: ByteCount?
+    @Option(name: .customLong("max-size"), parsing: .unconditional,
+            help: ArgumentHelp("Evict beyond this size, 1 B to 1 PiB, e.g. 500M or 2G.", valueName: "size"),
+            transform: CheckedOptions.size("--max-size"))
+    var maxSize: ByteSize = .gibibyte
 
-    @Option(name: .customLong("max-age"), help: ArgumentHelp("Evict what was not used for this long, e.g. 12h or 30d.", valueName: "duration"))
-    var maxAge: Age?
+    @Option(name: .customLong("max-age"), parsing: .unconditional,
+            help: ArgumentHelp("Evict what was not used for this long, 1s to 36500d, e.g. 12h or 30d.", valueName: "duration"),
+            transform: CheckedOptions.age)
+    var maxAge: Duration?
 
     @Option(name: .customLong("allow-host"), help: ArgumentHelp(
-        "Fetch only from these origin hosts; repeat or separate with commas. `*.example.com` allows subdomains.",
+        "Fetch only from these origin hosts (host or host:port); repeat or separate with commas. `*.example.com` allows subdomains.",
         valueName: "host"))
     var allowedHosts: [String] = []
 
     @Option(help: "A secret every request must carry (header or /t/<token>/ URLs); needed beyond loopback.")
     var token: String?
+
+    @Option(name: .customLong("shutdown-grace"), parsing: .unconditional, help: ArgumentHelp(
+        "On SIGINT or SIGTERM, give responses in progress this many seconds (0 to 3600) before closing them; "
+            + "a second signal closes them at once.", valueName: "seconds"),
+            transform: CheckedOptions.gracePeriod)
+    var shutdownGrace: Double = 2
 
     @Flag(inversion: .prefixedNo, help: "Write access.log (W3C extended format) in the cache directory.")
     var accessLog = true
@@ -38,10 +48,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Write error.log (W3C extended format) in the cache directory.")
     var errorLog = true
 
+    /// The allow-list the options give, `nil` when none was given.
+    func allowList() throws -> HostAllowList? {
+        guard !allowedHosts.isEmpty else { return nil }
+        do {
+            return try HostAllowList(allowedHosts.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
+        } catch {
+            throw ValidationError("--allow-host: \(error)")
+        }
+    }
+
+    func validate() throws {
+        _ = try allowList()
+        if let token, !ProxyAccess.isValidToken(token) { throw ValidationError("--token: \(ProxyAccess.tokenRule)") }
+    }
+
     func run() async throws {
         var storage = StoreConfiguration()
-        storage.eviction = EvictionPolicy([maxSize.map { .totalBytes($0.bytes) } ?? .totalBytes(1 << 30)]
-            + (maxAge.map { [.age($0.duration)] } ?? []))
+        storage.eviction = EvictionPolicy([.totalBytes(maxSize.bytes)] + (maxAge.map { [.age($0)] } ?? []))
         let registry = PrometheusCollectorRegistry()
         var loading = LoaderConfiguration()
         loading.metricsFactory = PrometheusMetricsFactory(registry: registry)
@@ -50,8 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.metrics = registry
         configuration.accessLog = accessLog ? cache.directory + "/access.log" : nil
         configuration.errorLog = errorLog ? cache.directory + "/error.log" : nil
-        let hosts = allowedHosts.flatMap { $0.split(separator: ",").map(String.init) }
-        if !hosts.isEmpty { configuration.allowedHosts = HostAllowList(hosts) }
+        configuration.allowedHosts = try allowList()
+        configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1_000))
 
         let store = try MediaStore.open(at: cache.directory, configuration: storage)
         let origin = HTTPOrigin()
@@ -90,35 +114,5 @@ struct ServeCommand: AsyncParsableCommand {
         }
         Output.line("mediacache: status page \(urls.root.absoluteString)")
         Output.line("mediacache: play \(urls.root.absoluteString)https/<host>/<path>, or get it from `mediacache url URL`")
-    }
-}
-
-/// A size such as `500M`, `2G` or `1048576`.
-struct ByteCount: ExpressibleByArgument {
-    let bytes: Int64
-
-    init?(argument: String) {
-        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
-        let text = argument.uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
-        if let unit = text.last.flatMap({ units[$0] }), let value = Double(text.dropLast()), value > 0 {
-            bytes = Int64(value * Double(unit))
-        } else if let value = Int64(text), value > 0 {
-            bytes = value
-        } else {
-            return nil
-        }
-    }
-}
-
-/// A duration such as `90s`, `30m`, `12h` or `7d`.
-struct Age: ExpressibleByArgument {
-    let duration: Duration
-
-    init?(argument: String) {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        guard let unit = argument.last.flatMap({ units[$0] }), let value = Int64(argument.dropLast()), value > 0 else {
-            return nil
-        }
-        duration = .seconds(value * unit)
     }
 }

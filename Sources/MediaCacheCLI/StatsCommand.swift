@@ -12,7 +12,7 @@ struct StatsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let report = try await cache.withCache { try await $0.statsReport() }
+        let report = try await cache.withCache(readingOnly: true) { try await $0.statsReport() }
         if json {
             print(try Output.json(report))
             return

@@ -65,7 +65,7 @@ public final class HTTPOrigin: MediaOrigin {
         do {
             response = try await client.execute(outgoing, deadline: .distantFuture)
         } catch {
-            throw OriginError.transport("\(error)", url: request.url)
+            throw OriginError.transport(TransportFailure.reason(error, url: request.url), url: request.url)
         }
         let (kind, info) = try ResponseInterpreter(request: request)
             .interpret(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
@@ -76,7 +76,7 @@ public final class HTTPOrigin: MediaOrigin {
             do {
                 return try await chunks.next().map { Data(buffer: $0) }
             } catch {
-                throw OriginError.transport("\(error)", url: url)
+                throw OriginError.transport(TransportFailure.reason(error, url: url), url: url)
             }
         })
     }

@@ -1,27 +1,97 @@
 import Foundation
 
-/// The origin hosts a proxy may fetch from: exact names, or `*.example.com` for every
-/// subdomain of `example.com` (not `example.com` itself).
+/// The origin hosts a proxy may fetch from: exact names or addresses, or `*.example.com` for
+/// every subdomain of `example.com` (not `example.com` itself), each optionally with a port
+/// (`127.0.0.1:8081`, `[::1]:8081`) that then must match too.
 ///
 /// ```swift
-/// let allowed = HostAllowList(["cdn.example.com", "*.akamaized.net"])
-/// allowed.allows("a.b.akamaized.net")   // true
-/// allowed.allows("evil.example.org")    // false
+/// let allowed = try HostAllowList(["cdn.example.com", "*.akamaized.net", "127.0.0.1:8081"])
+/// allowed.allows(URL(string: "https://a.b.akamaized.net/v.mp4")!)   // true
+/// allowed.allows(URL(string: "http://127.0.0.1:9000/v.mp4")!)        // false: another port
 /// ```
 public struct HostAllowList: Hashable, Sendable {
-    private let exact: Set<String>
-    private let suffixes: [String]
-
-    /// Creates a list from host patterns; case does not matter.
-    public init(_ patterns: [String]) {
-        let lowered = patterns.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        exact = Set(lowered.filter { !$0.hasPrefix("*.") })
-        suffixes = lowered.filter { $0.hasPrefix("*.") }.map { String($0.dropFirst()) }
+    struct Pattern: Hashable, Sendable {
+        /// The lowercased name, or for a wildcard the suffix with its leading dot.
+        var host: String
+        var isWildcard: Bool
+        var port: Int?
     }
 
-    /// Whether `host` may be fetched from.
-    public func allows(_ host: String) -> Bool {
-        let host = host.lowercased()
-        return exact.contains(host) || suffixes.contains { host.hasSuffix($0) && host.count > $0.count }
+    private let patterns: [Pattern]
+
+    /// Creates a list from host patterns; case does not matter.
+    ///
+    /// - Throws: ``HostAllowListError`` for a pattern that is not a host, `*.`domain or either
+    ///   with `:port` (a URL, a path, an empty text), and for an empty list, which would allow
+    ///   nothing and is never taken to mean "all".
+    public init(_ patterns: [String]) throws(HostAllowListError) {
+        var parsed: [Pattern] = []
+        for text in patterns {
+            guard let pattern = Self.pattern(text) else { throw .invalidPattern(text) }
+            parsed.append(pattern)
+        }
+        guard !parsed.isEmpty else { throw .empty }
+        self.patterns = parsed
+    }
+
+    /// Whether `url`'s host (and port) may be fetched from.
+    public func allows(_ url: URL) -> Bool {
+        guard let host = url.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return patterns.contains { pattern in
+            guard pattern.port.map({ $0 == port }) ?? true else { return false }
+            return pattern.isWildcard ? host.hasSuffix(pattern.host) && host.count > pattern.host.count : host == pattern.host
+        }
+    }
+
+    private static func pattern(_ text: String) -> Pattern? {
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
+        var port: Int?
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let number = portNumber(after.dropFirst()) else { return nil }
+                port = number
+            }
+            let address = rest[rest.index(after: rest.startIndex)..<close]
+            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            return Pattern(host: String(address), isWildcard: false, port: port)
+        }
+        if let colon = rest.lastIndex(of: ":") {
+            guard let number = portNumber(rest[rest.index(after: colon)...]) else { return nil }
+            port = number
+            rest = rest[..<colon]
+        }
+        let isWildcard = rest.hasPrefix("*.")
+        if isWildcard { rest = rest.dropFirst() }
+        let labels = (isWildcard ? rest.dropFirst() : rest).split(separator: ".", omittingEmptySubsequences: false)
+        guard !labels.isEmpty, labels.allSatisfy({ label in
+            !label.isEmpty && label.count <= 63 && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        }) else { return nil }
+        return Pattern(host: String(rest), isWildcard: isWildcard, port: port)
+    }
+
+    private static func portNumber(_ text: Substring) -> Int? {
+        guard let number = Int(text), (1...65_535).contains(number), text.allSatisfy(\.isNumber) else { return nil }
+        return number
+    }
+}
+
+/// Why an allow-list cannot be built.
+public enum HostAllowListError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A pattern is not a host, `*.`domain, or either with `:port`.
+    case invalidPattern(String)
+    /// No pattern was given.
+    case empty
+
+    public var description: String {
+        switch self {
+        case .invalidPattern(let text):
+            "\(text.isEmpty ? "an empty host" : "'\(text)'") is not a host pattern; give a host name or address, "
+                + "optionally with :port, such as cdn.example.com, *.example.com, 127.0.0.1:8081 or [::1]:8081"
+        case .empty:
+            "the allow-list names no host; give at least one, or none at all to allow every host"
+        }
     }
 }

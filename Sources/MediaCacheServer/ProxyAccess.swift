@@ -45,7 +45,12 @@ public struct ProxyAccess: Sendable {
               headers.allSatisfy({ $0.value.utf8.count <= limits.maxHeaderFieldSize }) else {
             return .reject(status: 431, message: "the request's header fields are too large")
         }
-        guard let token else { return .allow(target: target) }
+        guard let token else {
+            if target.hasPrefix("/t/") {
+                return .reject(status: 404, message: "this proxy has no token: drop /t/<token>/ from the URL")
+            }
+            return .allow(target: target)
+        }
         let prefix = "/t/\(token)"
         if let rest = target.dropPrefix(prefix), rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") {
             return .allow(target: rest.hasPrefix("/") ? rest : "/" + rest)
@@ -60,6 +65,15 @@ public struct ProxyAccess: Sendable {
             }
         }
         return .reject(status: 401, message: "this proxy needs its token: send `Authorization: Bearer <token>` or use /t/<token>/ URLs")
+    }
+
+    /// What a token must be, for messages.
+    public static let tokenRule = "the token must be at least 8 characters of letters, digits and -._~"
+
+    /// Whether `token` can be a proxy's token: at least 8 characters that travel unchanged in a
+    /// URL path (letters, digits, `-._~`).
+    public static func isValidToken(_ token: String) -> Bool {
+        token.count >= 8 && token.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0)) }
     }
 
     /// Compares without an early exit, so response times do not reveal how much of a guess

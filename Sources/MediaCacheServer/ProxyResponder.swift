@@ -52,7 +52,7 @@ struct ProxyResponder: Sendable {
 
     /// `403` for an origin whose host the allow-list leaves out; `nil` when it may be fetched.
     static func refusal(of origin: URL, allowedHosts: HostAllowList?) -> Response? {
-        guard let allowedHosts, !allowedHosts.allows(origin.host ?? "") else { return nil }
+        guard let allowedHosts, !allowedHosts.allows(origin) else { return nil }
         return text(.forbidden, "\(origin.host ?? "") is not among this proxy's allowed hosts\n")
     }
 

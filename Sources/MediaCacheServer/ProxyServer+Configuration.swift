@@ -31,6 +31,9 @@ extension ProxyServer {
         public var accessLog: String?
         /// Where the error log is written, in the same format; `nil` writes none. Default: `nil`.
         public var errorLog: String?
+        /// How long responses in progress may go on once a shutdown starts; then they are
+        /// closed. Default: 2 seconds.
+        public var shutdownGracePeriod: Duration = .seconds(2)
 
         /// Creates a configuration.
         public init(host: String = "127.0.0.1", port: Int = 8080) {
@@ -38,9 +41,10 @@ extension ProxyServer {
             self.port = port
         }
 
-        /// Whether the address is reachable from this machine only.
+        /// Whether the address is reachable from this machine only: a loopback address, or a
+        /// name (such as `localhost`) that resolves to loopback addresses only.
         public var isLoopback: Bool {
-            host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+            LoopbackAddress.isLoopback(host)
         }
 
         /// The proxy URL form for this server's address and token.

@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import MediaCache
+import NIOCore
+import ServiceLifecycle
 
 /// The local caching proxy: any player plays `http://HOST:PORT/<scheme>/<host>/<path>` through
 /// the cache (see ``ProxyURL``), and `http://HOST:PORT/` shows what is cached.
@@ -29,8 +31,7 @@ public struct ProxyServer: Sendable {
     ///   ``ProxyServerError/invalidToken`` for a token that cannot travel in a URL path.
     public init(loader: MediaLoader, configuration: Configuration) throws(ProxyServerError) {
         if let token = configuration.token {
-            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-            guard token.count >= 8, token.unicodeScalars.allSatisfy(allowed.contains) else { throw .invalidToken }
+            guard ProxyAccess.isValidToken(token) else { throw .invalidToken }
         } else if !configuration.isLoopback {
             throw .openRelay(host: configuration.host)
         }
@@ -41,10 +42,13 @@ public struct ProxyServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM, or, with `handlingSignals` false (an embedded proxy),
     /// until the calling task is cancelled. `onListening` gets the bound port once it runs.
-    /// Preloads still running when it stops are cancelled, and have ended when it returns.
+    ///
+    /// The first signal stops the listener at once and gives responses in progress
+    /// ``Configuration/shutdownGracePeriod`` to finish; then they are closed. A second signal
+    /// closes them at once. Preloads still running are cancelled, and have ended when it returns.
     ///
     /// - Throws: the file system's error when a configured log cannot be opened, and whatever
-    ///   stops the server (such as a port in use).
+    ///   stops the server (such as ``ProxyServerError/portInUse(host:port:)``).
     public func run(handlingSignals: Bool = true, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let access = try configuration.accessLog.map { try ExtendedLogFile(path: $0, fields: ProxyLogFields.access) }
         let errors = try configuration.errorLog.map { try ExtendedLogFile(path: $0, fields: ProxyLogFields.error) }
@@ -52,12 +56,16 @@ public struct ProxyServer: Sendable {
             access?.close()
             errors?.close()
         }
+        let logger = Logger(label: "mediacache.server")
+        var lifecycle = ServiceGroupConfiguration(services: [.init(service: application(access: access, errors: errors, onListening: onListening))],
+                                                  logger: logger)
+        lifecycle.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+        let group = ServiceGroup(configuration: lifecycle)
         do {
-            try await application(access: access, errors: errors, onListening: onListening)
-                .runService(gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [])
+            try await ShutdownSignals.run(group, handlingSignals: handlingSignals)
         } catch {
             await preloader.shutdown()
-            throw error
+            throw ProxyServerError.make(error, configuration: configuration)
         }
         await preloader.shutdown()
     }
@@ -76,7 +84,7 @@ public struct ProxyServer: Sendable {
             maxHeaderFieldSize: 4 * limits.maxHeaderListSize, maxHeaderListSize: 4 * limits.maxHeaderListSize,
             maxHeaderFieldCount: 4 * limits.maxHeaderFieldCount)
         let checked = AccessResponder(access: ProxyAccess(token: configuration.token, limits: limits),
-                                      inner: router.buildResponder())
+                                      inner: MethodResponder(hasMetrics: configuration.metrics != nil, inner: router.buildResponder()))
         return Application(
             responder: LoggingResponder(access: access, errors: errors, inner: checked),
             server: .http1(configuration: .init(httpDecoderConfiguration: decoder)),
@@ -93,6 +101,19 @@ public enum ProxyServerError: Error, Hashable, CustomStringConvertible {
     /// The token is shorter than 8 characters or has characters other than letters, digits
     /// and `-._~`.
     case invalidToken
+    /// Another process listens on the port.
+    case portInUse(host: String, port: Int)
+    /// The address cannot be listened on, for the reason given.
+    case cannotListen(host: String, port: Int, reason: String)
+
+    /// `error` as a precise reason when it is a failure to bind `configuration`'s address;
+    /// otherwise the server stopped for a reason of its own, which is passed on as it is.
+    static func make(_ error: any Error, configuration: ProxyServer.Configuration) -> any Error {
+        guard let failure = error as? NIOCore.IOError else { return error }
+        if failure.errnoCode == EADDRINUSE { return ProxyServerError.portInUse(host: configuration.host, port: configuration.port) }
+        return ProxyServerError.cannotListen(host: configuration.host, port: configuration.port,
+                                             reason: String(cString: strerror(failure.errnoCode)))
+    }
 
     public var description: String {
         switch self {
@@ -100,7 +121,11 @@ public enum ProxyServerError: Error, Hashable, CustomStringConvertible {
             "refusing to listen on \(host) without a token: the proxy fetches any URL it is given, "
                 + "so beyond loopback it needs --token"
         case .invalidToken:
-            "the token must be at least 8 characters of letters, digits and -._~"
+            ProxyAccess.tokenRule
+        case .portInUse(let host, let port):
+            "port \(port) on \(host) is in use by another process; choose another with --port, or --port 0 for a free one"
+        case .cannotListen(let host, let port, let reason):
+            "cannot listen on \(host):\(port): \(reason)"
         }
     }
 }

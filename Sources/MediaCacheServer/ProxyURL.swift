@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 
 /// The proxy's URL form for an origin URL:
 /// `http://HOST:PORT/<scheme>/<authority>/<path>?<query>`.
@@ -31,6 +32,26 @@ public struct ProxyURL: Hashable, Sendable {
         self.token = token
     }
 
+    /// The proxy at `authority`, a request's `Host` such as `192.168.1.20:8080` or `[::1]:8080`
+    /// (port 80 when it has none); `nil` when it is not a host and port.
+    public init?(authority: String, token: String? = nil) {
+        let (name, portText): (Substring, Substring?)
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            name = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            guard after.isEmpty || after.hasPrefix(":") else { return nil }
+            portText = after.isEmpty ? nil : after.dropFirst()
+        } else {
+            let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            name = parts[0]
+            portText = parts.count > 1 ? parts[1] : nil
+        }
+        let port = portText.map { Int($0) } ?? 80
+        guard !name.isEmpty, let port, (1...65_535).contains(port),
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:_".contains($0)) }) else { return nil }
+        self.init(host: String(name), port: port, token: token)
+    }
+
     /// The proxy's own root, such as `http://127.0.0.1:8080/` (its status page).
     public var root: URL {
         URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(token.map { "/t/\($0)" } ?? "")/")!
@@ -45,10 +66,9 @@ public struct ProxyURL: Hashable, Sendable {
     /// The path and query of the proxy URL for `origin`, such as `/https/cdn.example/clip.mp4`,
     /// without the proxy's address or token; `nil` as for ``url(for:)``.
     public static func path(for origin: URL) -> String? {
-        guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let name = components.host, !name.isEmpty,
-              components.user == nil, components.password == nil else { return nil }
+        guard (try? OriginURL.check(origin)) != nil,
+              let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
+              let scheme = components.scheme?.lowercased(), let name = components.host else { return nil }
         // An IPv6 literal's brackets are not allowed in a path: they travel percent-encoded.
         let originHost = name.contains(":")
             ? "%5B\(name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))%5D"

@@ -61,9 +61,10 @@ import Testing
 
     @Test func theAPIQueuesListsAndCancelsAndRefusesBadRequests() async throws {
         let registry = PrometheusCollectorRegistry()
+        let allowed = try HostAllowList(["127.0.0.1"])
         try await ProxyHarness.run(configure: {
             $0.metrics = registry
-            $0.allowedHosts = HostAllowList(["127.0.0.1"])
+            $0.allowedHosts = allowed
             $0.preload.maxConcurrentJobs = 1
         }, loading: {
             $0.metricsFactory = PrometheusMetricsFactory(registry: registry)

@@ -41,13 +41,39 @@ import Testing
         #expect(open.decide(target: "/", headers: [("Cookie", String(repeating: "a", count: 8_000))]) == .allow(target: "/"))
     }
 
-    @Test func hostPatternsAllowExactNamesAndSubdomains() {
-        let allowed = HostAllowList(["CDN.example.com", "*.media.example"])
-        #expect(allowed.allows("cdn.example.com"))
-        #expect(allowed.allows("a.b.media.example"))
-        #expect(!allowed.allows("media.example"))
-        #expect(!allowed.allows("evilmedia.example"))
-        #expect(!allowed.allows("example.com"))
+    @Test func hostPatternsAllowExactNamesSubdomainsAndPorts() throws {
+        let allowed = try HostAllowList(["CDN.example.com", "*.media.example", "127.0.0.1:48239", "[::1]:8081", "secure.example:443"])
+        func allows(_ url: String) -> Bool { allowed.allows(URL(string: url)!) }
+        #expect(allows("https://cdn.example.com/a.mp4"))
+        #expect(allows("http://cdn.example.com:8080/a.mp4"), "a pattern without a port allows every port")
+        #expect(allows("https://a.b.media.example/a.mp4"))
+        #expect(!allows("https://media.example/a.mp4"))
+        #expect(!allows("https://evilmedia.example/a.mp4"))
+        #expect(!allows("https://example.com/a.mp4"))
+        #expect(allows("http://127.0.0.1:48239/a.mp4"))
+        #expect(!allows("http://127.0.0.1:48240/a.mp4"), "a pattern with a port allows that port only")
+        #expect(allows("http://[::1]:8081/a.mp4"))
+        #expect(allows("https://secure.example/a.mp4"), "https's default port is 443")
+        #expect(!allows("http://secure.example/a.mp4"))
+    }
+
+    @Test(arguments: ["", " ", "https://cdn.example.com", "cdn.example.com/path", "cdn.example.com:0", "cdn.example.com:99999",
+                      "cdn..example.com", "*", "*.", "[::1", "user@cdn.example.com"])
+    func hostPatternsThatAreNotHostsAreRefused(_ pattern: String) {
+        #expect(throws: HostAllowListError.invalidPattern(pattern)) { try HostAllowList([pattern]) }
+    }
+
+    @Test func anEmptyAllowListIsRefusedRatherThanAllowingEverything() {
+        #expect(throws: HostAllowListError.empty) { try HostAllowList([]) }
+    }
+
+    @Test func aPathWithATokenPrefixOnAServerWithoutATokenSaysSo() {
+        let open = ProxyAccess(token: nil, limits: .init())
+        guard case .reject(404, let message) = open.decide(target: "/t/abc/https/cdn.example/a.mp4", headers: []) else {
+            Issue.record("a /t/ path on a server without a token was not refused")
+            return
+        }
+        #expect(message.contains("has no token"))
     }
 
     @Test func aTokenedProxyServesOnlyRequestsThatCarryTheToken() async throws {
@@ -69,7 +95,8 @@ import Testing
     }
 
     @Test func hostsBeyondTheAllowListAreForbiddenAndNeverFetched() async throws {
-        try await ProxyHarness.run(configure: { $0.allowedHosts = HostAllowList(["cdn.example.com"]) }) { proxy in
+        let allowed = try HostAllowList(["cdn.example.com"])
+        try await ProxyHarness.run(configure: { $0.allowedHosts = allowed }) { proxy in
             proxy.origin.serve("/a.mp4", content: .pattern(length: 1_000, seed: 1))
             let answer = try await proxy.request(proxy.proxied("/a.mp4"))
             #expect(answer.status == 403)

@@ -48,7 +48,7 @@ public struct MP3Index: MediaTimeIndex {
     func offset(at seconds: Double) -> Int64 {
         switch timeMap {
         case .constant(let bytesPerSecond):
-            return Int64(seconds * bytesPerSecond)
+            return min(Int64(saturating: seconds * bytesPerSecond), fileLength)
         case .xing(let toc, let audioBytes, let duration):
             let percent = min(max(seconds / duration * 100, 0), 99.999)
             let index = Int(percent)
@@ -57,8 +57,8 @@ public struct MP3Index: MediaTimeIndex {
             let fraction = (here + (next - here) * (percent - Double(index))) / 256
             return Int64((fraction * Double(audioBytes)).rounded(.up))
         case .vbri(let entryBytes, let secondsPerEntry):
-            let entries = Int((seconds / secondsPerEntry).rounded(.up))
-            return entryBytes.prefix(entries).reduce(0, +)
+            let entries = min((seconds / secondsPerEntry).rounded(.up), Double(entryBytes.count))
+            return entryBytes.prefix(Int(max(entries, 0))).reduce(0, +)
         }
     }
 

@@ -34,11 +34,18 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
+    /// Creates each missing directory on the way with `mkdir`, so that a failure names the
+    /// directory and the system's reason (`EACCES`, `ENOTDIR`, `EROFS`, …).
     public func createDirectory(at path: String) throws(IOError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw IOError(operation: "mkdir", path: path, code: Self.code(of: error))
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw IOError(operation: "mkdir", path: path, code: ENOTDIR) }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try createDirectory(at: parent) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw IOError(operation: "mkdir", path: path, code: errno)
         }
     }
 

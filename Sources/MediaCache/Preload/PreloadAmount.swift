@@ -16,13 +16,34 @@ public enum PreloadAmount: Hashable, Sendable, Codable, CustomStringConvertible 
     /// The whole resource.
     case full
 
-    /// Whether the amount can be fetched: a positive byte count or a positive, finite time.
+    /// What a preload fetches when no amount is given: the first 10 seconds.
+    public static let standard = PreloadAmount.seconds(10)
+
+    /// The longest time a preload maps: a day.
+    public static let maximumSeconds: Double = 86_400
+
+    /// Whether the amount can be fetched: a byte count in ``ByteSize/range`` or a time above 0
+    /// and up to ``maximumSeconds``.
     public var isValid: Bool {
+        (try? checked()) != nil
+    }
+
+    /// The amount, when it ``isValid``.
+    ///
+    /// - Throws: ``InputError`` naming the option or JSON field (`fieldPrefix` + `seconds` or
+    ///   `bytes`) and the accepted range.
+    public func checked(fieldPrefix: String = "") throws(InputError) -> PreloadAmount {
         switch self {
-        case .bytes(let count): count > 0
-        case .seconds(let seconds): seconds.isFinite && seconds > 0
-        case .full: true
+        case .bytes(let count):
+            guard ByteSize.range.contains(count) else {
+                throw InputError(field: fieldPrefix + "bytes", value: "\(count)", accepted: ByteSize.accepted)
+            }
+        case .seconds(let seconds):
+            _ = try CheckedNumber.seconds(seconds, in: 0...Self.maximumSeconds, excludingLower: true, field: fieldPrefix + "seconds")
+        case .full:
+            break
         }
+        return self
     }
 
     /// The larger of two amounts of the same kind; of different kinds, `other` (the newer).

@@ -26,7 +26,7 @@ public struct PreloadPlan: Hashable, Sendable {
         case .full:
             return PreloadPlan(ranges: length.map { [ByteRange(0, $0)] }, method: "whole resource")
         case .seconds(let seconds):
-            let estimate = prefix(Int64(seconds * assumedBitrate / 8))
+            let estimate = prefix(Int64(saturating: seconds * assumedBitrate / 8))
             let method = "estimate at \(Int(assumedBitrate)) bit/s"
             guard let length, let format = ContainerFormat(mimeType: info.mimeType, url: url) else {
                 return PreloadPlan(ranges: estimate, method: method)

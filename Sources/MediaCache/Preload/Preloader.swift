@@ -37,19 +37,33 @@ public actor Preloader {
         queue = PreloadQueue(limit: configuration.maxConcurrentJobs)
     }
 
+    /// The priorities the command line and the API accept.
+    public static let priorityRange = -1_000...1_000
+
     /// Queues a preload of `amount` of `url`; a higher `priority` runs first.
     ///
     /// Asking again for a queued or running resource is the same job, with the larger amount
-    /// and priority.
-    ///
-    /// - Precondition: `amount.isValid` (a positive byte count or a positive, finite time).
+    /// and priority. An amount that is not ``PreloadAmount/isValid`` ends the job at once as
+    /// failed, with the reason in ``PreloadJob/error``.
     public func preload(_ url: URL, amount: PreloadAmount, priority: Int = 0) {
-        precondition(amount.isValid, "invalid preload amount \(amount)")
         let key = loader.store.key(for: url)
+        do {
+            _ = try amount.checked()
+        } catch {
+            guard reports[key].map({ $0.state.isFinal }) ?? true else { return }
+            report(PreloadJob(url: url, key: key, amount: amount, priority: priority, state: .queued))
+            end(key, .failed, error: "\(error)")
+            return
+        }
         let actions = queue.add(key: key, url: url, amount: amount, priority: priority)
         if reports[key].map({ $0.state.isFinal }) ?? true {
             ended.removeAll { $0 == key }
             report(PreloadJob(url: url, key: key, amount: amount, priority: priority, state: .queued))
+        } else if let merged = queue.waiting[key], reports[key]?.state == .queued {
+            update(key) { report in
+                report.amount = merged.amount
+                report.priority = merged.priority
+            }
         }
         perform(actions)
     }

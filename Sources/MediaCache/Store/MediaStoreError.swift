@@ -22,6 +22,8 @@ public enum MediaStoreError: Error, CustomStringConvertible {
     case dataMissing(key: ResourceKey, range: ByteRange)
     /// The store was closed.
     case closed
+    /// The cache directory was opened for reading only (see ``StoreSnapshot``).
+    case readOnly(path: String)
 
     public var description: String {
         switch self {
@@ -48,6 +50,8 @@ public enum MediaStoreError: Error, CustomStringConvertible {
             return "data file of \(key) lacks \(range) recorded in the index; the span was dropped"
         case .closed:
             return "the cache store is closed"
+        case .readOnly(let path):
+            return "the cache directory \(path) is open for reading only; run this as a user who may write it"
         }
     }
 }

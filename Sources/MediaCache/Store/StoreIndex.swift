@@ -41,6 +41,22 @@ final class StoreIndex: Sendable {
         try Self.migrator.migrate(pool)
     }
 
+    /// Opens the index at `path` for reading only, for a process that may not write the cache
+    /// directory; nothing is migrated.
+    ///
+    /// - Throws: ``StoreIndexError/olderSchema`` when the index was written by an older version
+    ///   and needs a migration only a writer can make; SQLite's error when it cannot be read.
+    init(readingAt path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        pool = try DatabasePool(path: path, configuration: configuration)
+        let current = try pool.read { db in try Self.migrator.hasCompletedMigrations(db) }
+        guard current else {
+            try? pool.close()
+            throw StoreIndexError.olderSchema
+        }
+    }
+
     func close() throws {
         try pool.close()
     }
@@ -182,5 +198,15 @@ final class StoreIndex: Sendable {
             generation: Generation(row["generation"]),
             isPinned: row["pinned"],
             lastAccess: Date(timeIntervalSince1970: row["last_access"]))
+    }
+}
+
+/// Why an index cannot be read as it is.
+enum StoreIndexError: Error, CustomStringConvertible {
+    /// The index predates this version's schema; opening the store with write access migrates it.
+    case olderSchema
+
+    var description: String {
+        "the cache index was written by an older version of MediaCache; open it once with write access to migrate it"
     }
 }

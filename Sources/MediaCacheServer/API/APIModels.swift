@@ -83,6 +83,20 @@ public struct StatsReport: Hashable, Sendable, Codable {
         self.statistics = statistics
         self.resources = resources
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case directory, usage, statistics, resources
+    }
+
+    /// Encodes every field, `statistics` as `null` when there are none, so that scripts see one
+    /// shape whether or not a server answered.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(directory, forKey: .directory)
+        try container.encode(usage, forKey: .usage)
+        try container.encode(statistics, forKey: .statistics)
+        try container.encode(resources, forKey: .resources)
+    }
 }
 
 /// The answer of the `DELETE` endpoints.
@@ -97,7 +111,8 @@ public struct RemovalReport: Hashable, Sendable, Codable {
 }
 
 /// The body of `POST /api/preload`: `{"urls": [...], "seconds": S}`, with `"bytes": N` or
-/// `"full": true` instead of seconds, and an optional `"priority": P` (higher runs first).
+/// `"full": true` instead of seconds (none: ``PreloadAmount/standard``, 10 s), and an optional
+/// `"priority": P` (higher runs first, from -1000 to 1000).
 public struct PreloadRequest: Hashable, Sendable, Codable {
     /// The origin URLs to preload.
     public var urls: [String]
@@ -121,18 +136,45 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
         }
     }
 
-    /// `text` as a URL a preload takes: http or https, with a host; `nil` otherwise.
-    public static func url(from text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else { return nil }
-        return url
+    private enum CodingKeys: String, CodingKey {
+        case urls, seconds, bytes, full, priority
     }
 
-    /// The amount asked for, when exactly one valid amount is given.
-    public var amount: PreloadAmount? {
+    /// Decodes a request; numbers out of range are refused here, naming their field.
+    ///
+    /// - Throws: ``InputError`` for `bytes` or `priority` that are not whole numbers in their
+    ///   range, and the decoder's error for JSON of another shape.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        urls = try container.decode([String].self, forKey: .urls)
+        seconds = try container.decodeIfPresent(Double.self, forKey: .seconds)
+        full = try container.decodeIfPresent(Bool.self, forKey: .full)
+        bytes = try Self.integer(container, .bytes, in: ByteSize.range, what: "a number of bytes")
+        priority = try Self.integer(container, .priority, in: Int64(Preloader.priorityRange.lowerBound)...Int64(Preloader.priorityRange.upperBound),
+                                    what: "a priority").map(Int.init)
+    }
+
+    /// A JSON number read as a double first, so that one too large for an integer is refused
+    /// with its range rather than as malformed JSON.
+    private static func integer(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys,
+                                in range: ClosedRange<Int64>, what: String) throws -> Int64? {
+        guard let value = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            throw InputError(field: key.stringValue, value: "\(value)", accepted: "\(what) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int64(value)
+    }
+
+    /// The amount asked for: ``PreloadAmount/standard`` when none is given.
+    ///
+    /// - Throws: ``InputError`` when more than one amount is given, or one out of range.
+    public func checkedAmount() throws(InputError) -> PreloadAmount {
         let given: [PreloadAmount] = [seconds.map { .seconds($0) }, bytes.map { .bytes($0) }, full == true ? .full : nil]
             .compactMap { $0 }
-        guard given.count == 1, let amount = given.first, amount.isValid else { return nil }
-        return amount
+        guard given.count <= 1 else {
+            throw InputError(field: "seconds, bytes, full", value: given.map(\.description).joined(separator: " and "),
+                             accepted: "at most one of a positive \"seconds\", a positive \"bytes\" or \"full\": true")
+        }
+        return try (given.first ?? .standard).checked()
     }
 }

@@ -9,10 +9,11 @@ extension ProxyAPI {
         router.get("/api/preload") { _, _ in try Self.json(await preloader.jobs) }
         router.delete("/api/preload") { request, _ in
             if let text = request.uri.queryParameters["url"].map(String.init) {
-                guard let url = PreloadRequest.url(from: text) else {
-                    return ProxyResponder.text(.badRequest, "?url= needs an http or https URL\n")
+                do {
+                    await preloader.cancel(try OriginURL.check(text))
+                } catch {
+                    return ProxyResponder.text(.badRequest, "url: \(error)\n")
                 }
-                await preloader.cancel(url)
             } else {
                 await preloader.cancelAll()
             }
@@ -23,23 +24,27 @@ extension ProxyAPI {
     private func preload(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: 1 << 20)
         let asked: PreloadRequest
+        let amount: PreloadAmount
         do {
             asked = try APIJSON.decoder().decode(PreloadRequest.self, from: Data(buffer: body))
+            amount = try asked.checkedAmount()
+        } catch let error as InputError {
+            return ProxyResponder.text(.badRequest, "\(error)\n")
         } catch {
             return ProxyResponder.text(.badRequest, "the body must be JSON like {\"urls\": [\"https://…\"], \"seconds\": 5}\n")
         }
-        guard let amount = asked.amount else {
-            return ProxyResponder.text(.badRequest, "give exactly one of a positive \"seconds\", a positive \"bytes\" or \"full\": true\n")
-        }
         var urls: [URL] = []
         for text in asked.urls {
-            guard let url = PreloadRequest.url(from: text) else {
-                return ProxyResponder.text(.badRequest, "\(text) is not an http or https URL\n")
+            let url: URL
+            do {
+                url = try OriginURL.check(text)
+            } catch {
+                return ProxyResponder.text(.badRequest, "urls: \(error)\n")
             }
             if let refusal = ProxyResponder.refusal(of: url, allowedHosts: configuration.allowedHosts) { return refusal }
             urls.append(url)
         }
-        guard !urls.isEmpty else { return ProxyResponder.text(.badRequest, "\"urls\" is empty\n") }
+        guard !urls.isEmpty else { return ProxyResponder.text(.badRequest, "urls: the list is empty\n") }
         for url in urls {
             await preloader.preload(url, amount: amount, priority: asked.priority ?? 0)
         }

@@ -12,6 +12,8 @@ import Prometheus
 /// | `GET /api/url?u=URL` | the proxy URL for `URL`, as text |
 /// | `GET /api/entries` | `[EntryReport]` |
 /// | `DELETE /api/entries/{key or URL, percent-encoded}` | `RemovalReport` |
+/// | `PUT /api/entries/{key or URL, percent-encoded}/pin` | the pinned `EntryReport` |
+/// | `DELETE /api/entries/{key or URL, percent-encoded}/pin` | the unpinned `EntryReport` |
 /// | `DELETE /api/entries[?includingPinned=true]` | `RemovalReport` of every unpinned (or every) entry |
 /// | `GET /api/stats` | `StatsReport` |
 /// | `POST /api/preload` with a ``PreloadRequest`` | `[PreloadJob]` for its URLs |
@@ -34,7 +36,13 @@ struct ProxyAPI: Sendable {
             let includingPinned = request.uri.queryParameters["includingPinned"] == "true"
             return try Self.json(RemovalReport(removed: store.removeEntries(includingPinned: includingPinned)))
         }
-        router.delete("/api/entries/**") { request, _ in try remove(request) }
+        router.delete("/api/entries/**") { request, _ in
+            try EntryPath(request).map { $0.isPin ? try pin(false, $0.name) : try remove($0.name) } ?? EntryPath.refusal
+        }
+        router.put("/api/entries/**") { request, _ in
+            try EntryPath(request).map { $0.isPin ? try pin(true, $0.name) : ProxyResponder.text(.notFound, "use PUT /api/entries/{key}/pin\n") }
+                ?? EntryPath.refusal
+        }
         router.get("/api/stats") { _, _ in try Self.json(statsReport()) }
         registerPreload(on: router)
         if let registry = configuration.metrics {
@@ -67,23 +75,43 @@ struct ProxyAPI: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
     }
 
+    /// The proxy URL for `?u=`, on the address the request reached (its `Host`), so that a
+    /// server listening on every interface answers with an address the asking device can use.
     private func proxyURL(_ request: Request) -> Response {
-        guard let text = request.uri.queryParameters["u"].map(String.init), let origin = URL(string: text),
-              let proxied = configuration.urls.url(for: origin) else {
-            return ProxyResponder.text(.badRequest, "pass an http or https URL as ?u=\n")
+        let origin: URL
+        do {
+            origin = try OriginURL.check(request.uri.queryParameters["u"].map(String.init) ?? "")
+        } catch {
+            return ProxyResponder.text(.badRequest, "u: \(error)\n")
+        }
+        let reached = request.head.authority.flatMap {
+            ProxyURL(authority: $0, token: configuration.token)
+        } ?? configuration.urls
+        guard let proxied = reached.url(for: origin) else {
+            return ProxyResponder.text(.badRequest, "u: \(origin) has no proxy URL\n")
         }
         return ProxyResponder.text(.ok, proxied.absoluteString + "\n")
     }
 
-    private func remove(_ request: Request) throws -> Response {
-        let encoded = request.uri.path.dropFirst("/api/entries/".count)
-        guard let name = encoded.removingPercentEncoding, !name.isEmpty else {
-            return ProxyResponder.text(.badRequest, "name the entry by its percent-encoded key or URL\n")
-        }
+    private func remove(_ name: String) throws -> Response {
         do {
             return try Self.json(RemovalReport(removed: [store.removeEntry(named: name)]))
-        } catch MediaStoreError.unknownResource {
-            return ProxyResponder.text(.notFound, "nothing is cached as \(name)\n")
+        } catch let error as MediaStoreError {
+            guard case .unknownResource = error else { throw error }
+            return ProxyResponder.text(.notFound, "\(error)\n")
+        }
+    }
+
+    private func pin(_ pinned: Bool, _ name: String) throws -> Response {
+        do {
+            let key = try store.setPinned(pinned, named: name)
+            guard let report = try entryReports().first(where: { $0.entry.key == key }) else {
+                throw MediaStoreError.unknownResource(key)
+            }
+            return try Self.json(report)
+        } catch let error as MediaStoreError {
+            guard case .unknownResource = error else { throw error }
+            return ProxyResponder.text(.notFound, "\(error)\n")
         }
     }
 

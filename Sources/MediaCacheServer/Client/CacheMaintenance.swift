@@ -8,23 +8,35 @@ public protocol CacheMaintenance: Sendable {
     func entryReports() async throws -> [EntryReport]
     /// Removes the entry stored under the key `name`, or else for the URL `name`.
     func removeEntry(named name: String) async throws -> ResourceKey
+    /// Pins (keeps out of eviction) or unpins the entry named as for ``removeEntry(named:)``.
+    func setPinned(_ pinned: Bool, named name: String) async throws -> ResourceKey
     /// Removes every unpinned entry, or every entry with `includingPinned`.
     func removeEntries(includingPinned: Bool) async throws -> [ResourceKey]
     /// Totals, and what was served when a server answers.
     func statsReport() async throws -> StatsReport
 }
 
+extension EntryReport {
+    /// The report of `entry` with its `ranges`, without statistics.
+    init(entry: StoreEntry, ranges: ByteRangeSet) {
+        self.init(entry: entry, cachedRanges: ranges.ranges, playPath: URL(string: entry.url).flatMap(ProxyURL.path(for:)))
+    }
+}
+
 extension MediaStore: CacheMaintenance {
     public func entryReports() throws -> [EntryReport] {
-        try entries().map { entry throws(MediaStoreError) in
-            EntryReport(entry: entry, cachedRanges: try availableRanges(for: entry.key).ranges,
-                        playPath: URL(string: entry.url).flatMap(ProxyURL.path(for:)))
-        }
+        try entries().map { entry throws(MediaStoreError) in EntryReport(entry: entry, ranges: try availableRanges(for: entry.key)) }
     }
 
     public func removeEntry(named name: String) throws -> ResourceKey {
         let key = try key(named: name)
         try remove(key)
+        return key
+    }
+
+    public func setPinned(_ pinned: Bool, named name: String) throws -> ResourceKey {
+        let key = try key(named: name)
+        try setPinned(pinned, for: key)
         return key
     }
 
@@ -34,5 +46,29 @@ extension MediaStore: CacheMaintenance {
 
     public func statsReport() throws -> StatsReport {
         StatsReport(directory: directory, usage: try usage(), statistics: nil)
+    }
+}
+
+/// A cache this process may only read: listing and totals work, changes are refused with
+/// ``MediaStoreError/readOnly(path:)``.
+extension StoreSnapshot: CacheMaintenance {
+    public func entryReports() -> [EntryReport] {
+        entries.map { EntryReport(entry: $0, ranges: availableRanges(for: $0.key)) }
+    }
+
+    public func removeEntry(named name: String) throws -> ResourceKey {
+        throw MediaStoreError.readOnly(path: directory)
+    }
+
+    public func setPinned(_ pinned: Bool, named name: String) throws -> ResourceKey {
+        throw MediaStoreError.readOnly(path: directory)
+    }
+
+    public func removeEntries(includingPinned: Bool) throws -> [ResourceKey] {
+        throw MediaStoreError.readOnly(path: directory)
+    }
+
+    public func statsReport() -> StatsReport {
+        StatsReport(directory: directory, usage: usage, statistics: nil)
     }
 }

@@ -30,10 +30,19 @@ public struct ProxyClient: CacheMaintenance {
     }
 
     public func removeEntry(named name: String) async throws -> ResourceKey {
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
-        let report: RemovalReport = try await call(.DELETE, "api/entries/\(encoded)")
+        let report: RemovalReport = try await call(.DELETE, Self.entryPath(name))
         guard let key = report.removed.first else { throw ProxyClientError.invalidAnswer(path: "api/entries") }
         return key
+    }
+
+    public func setPinned(_ pinned: Bool, named name: String) async throws -> ResourceKey {
+        let report: EntryReport = try await call(pinned ? .PUT : .DELETE, Self.entryPath(name) + "/pin")
+        return report.entry.key
+    }
+
+    /// `api/entries/{name}`, with `name` percent-encoded so that it holds no `/`.
+    private static func entryPath(_ name: String) -> String {
+        "api/entries/" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)
     }
 
     public func removeEntries(includingPinned: Bool) async throws -> [ResourceKey] {
@@ -86,7 +95,7 @@ public enum ProxyClientError: Error, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .status(let code, let message): "the server answered \(code): \(message)"
+        case .status(let code, let message): message.isEmpty ? "the server answered \(code)" : message
         case .invalidAnswer(let path): "the server's answer to /\(path) is not the JSON expected"
         }
     }

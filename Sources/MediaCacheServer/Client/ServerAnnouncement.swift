@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 
 /// The note a running server leaves in its cache directory (`server.json`, readable by its
 /// user only) so that other processes, such as the `mediacache` CLI, use its API instead of
@@ -21,18 +22,34 @@ public struct ServerAnnouncement: Hashable, Sendable, Codable {
     /// The announcement's path in `directory`.
     public static func path(in directory: String) -> String { directory + "/server.json" }
 
-    /// Writes the announcement into `directory`, replacing any earlier one atomically.
+    /// Writes the announcement into `directory`, replacing any earlier one atomically. The file
+    /// holds the token, so it is created readable by its owner only (never widened and then
+    /// narrowed), and the temporary file is removed when any step fails.
+    ///
+    /// - Throws: ``MediaStoreError/io(key:underlying:)`` naming the step and the path.
     public func write(in directory: String) throws {
         let data = try JSONEncoder().encode(self)
         let path = Self.path(in: directory)
         let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.failure("open", temporary) }
+        let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        let closed = close(descriptor)
+        guard written == data.count, closed == 0 else {
+            let error = Self.failure("write", temporary)
+            unlink(temporary)
+            throw error
         }
         guard rename(temporary, path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path,
-                                                          NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+            let error = Self.failure("rename", path)
+            unlink(temporary)
+            throw error
         }
+    }
+
+    private static func failure(_ operation: String, _ path: String) -> MediaStoreError {
+        .io(key: nil, underlying: IOError(operation: operation, path: path, code: errno == 0 ? EIO : errno))
     }
 
     /// The announcement in `directory` when its process still runs, else `nil`.

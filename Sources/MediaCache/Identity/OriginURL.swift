@@ -1,0 +1,56 @@
+import Foundation
+
+/// The one check every way in applies to a URL before MediaCache fetches it: `http` or
+/// `https`, with a host, and without a user name or password (which would be stored in cache
+/// keys, listings and logs).
+///
+/// ```swift
+/// let url = try OriginURL.check("https://cdn.example/clip.mp4")
+/// try OriginURL.check("https://user:pw@cdn.example/clip.mp4")   // throws .credentials
+/// ```
+public enum OriginURL {
+    /// `text` as a URL MediaCache fetches.
+    ///
+    /// - Throws: ``OriginURLError`` saying what is wrong with it.
+    @discardableResult
+    public static func check(_ text: String) throws(OriginURLError) -> URL {
+        guard let url = URL(string: text), url.scheme != nil else { throw .notAURL(text) }
+        return try check(url)
+    }
+
+    /// `url`, when MediaCache fetches such URLs.
+    ///
+    /// - Throws: ``OriginURLError`` saying what is wrong with it.
+    @discardableResult
+    public static func check(_ url: URL) throws(OriginURLError) -> URL {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+              let scheme = components.scheme?.lowercased() else { throw .notAURL(url.absoluteString) }
+        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(url.absoluteString) }
+        guard let host = components.host, !host.isEmpty else { throw .noHost(url.absoluteString) }
+        guard components.user == nil, components.password == nil else { throw .credentials(host: host) }
+        return url
+    }
+}
+
+/// Why a URL is not fetched.
+public enum OriginURLError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text is not an absolute URL.
+    case notAURL(String)
+    /// The scheme is neither http nor https.
+    case unsupportedScheme(String)
+    /// The URL names no host.
+    case noHost(String)
+    /// The URL carries a user name or password (not repeated here: it is a secret).
+    case credentials(host: String)
+
+    public var description: String {
+        switch self {
+        case .notAURL(let text): "\(text) is not an absolute URL; give an http or https URL"
+        case .unsupportedScheme(let text): "\(text) is not an http or https URL"
+        case .noHost(let text): "\(text) names no host"
+        case .credentials(let host):
+            "the URL for \(host) carries a user name or password, which would be stored in cache keys and logs; "
+                + "use a URL without credentials"
+        }
+    }
+}

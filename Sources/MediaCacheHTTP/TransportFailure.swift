@@ -1,0 +1,44 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A failed connection or transfer, said the way a person can act on it:
+/// `could not connect to cdn.example:443 (connection refused)`.
+enum TransportFailure {
+    /// Why talking to `url`'s host failed, from what AsyncHTTPClient or NIO threw.
+    static func reason(_ error: any Error, url: URL) -> String {
+        let target = "\(url.host ?? "?"):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+        if let failure = error as? ChannelError, case .connectTimeout = failure {
+            return "could not connect to \(target) (timed out)"
+        }
+        switch error {
+        case let failure as NIOConnectionError:
+            if failure.dnsAError != nil || failure.dnsAAAAError != nil {
+                return "could not resolve \(failure.host)"
+            }
+            guard let first = failure.connectionErrors.first?.error else { return "could not connect to \(target)" }
+            return reason(first, url: url)
+        case let failure as IOError:
+            return connection(failure.errnoCode, target: target)
+        case let failure as HTTPClientError where failure == .connectTimeout:
+            return "could not connect to \(target) (timed out)"
+        case let failure as HTTPClientError where failure == .remoteConnectionClosed:
+            return "\(target) closed the connection"
+        case let failure as HTTPClientError where failure == .readTimeout:
+            return "\(target) stopped sending"
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func connection(_ code: Int32, target: String) -> String {
+        switch code {
+        case ECONNREFUSED: "could not connect to \(target) (connection refused)"
+        case ECONNRESET: "\(target) reset the connection"
+        case ETIMEDOUT: "could not connect to \(target) (timed out)"
+        case EHOSTUNREACH, ENETUNREACH: "could not reach \(target) (no route)"
+        default: "connection to \(target) failed (\(String(cString: strerror(code))))"
+        }
+    }
+}

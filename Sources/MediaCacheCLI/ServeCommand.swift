@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheDirectoryOptions
 
     @Option(name: .customLong("max-size"), parsing: .unconditional,
-            help: ArgumentHelp("Evict beyond this size, 1 B to 1 PiB, e.g. 500M or 2G.", valueName: "size"),
+            help: ArgumentHelp("Evict beyond this size, 1 B to 1 PiB, e.g. 500M or 2G. (default: \(ByteSize.gibibyte))", valueName: "size"),
             transform: CheckedOptions.size("--max-size"))
     var maxSize: ByteSize = .gibibyte
 
@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("shutdown-grace"), parsing: .unconditional, help: ArgumentHelp(
         "On SIGINT or SIGTERM, give responses in progress this many seconds (0 to 3600) before closing them; "
-            + "a second signal closes them at once.", valueName: "seconds"),
+            + "a second signal closes them at once. (default: 2)", valueName: "seconds"),
             transform: CheckedOptions.gracePeriod)
     var shutdownGrace: Double = 2
 

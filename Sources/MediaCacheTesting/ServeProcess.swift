@@ -18,12 +18,14 @@ public struct ServeProcess: Sendable {
     public let banner: String
 
     /// Starts `executable serve --port 0 --cache-dir cacheDirectory arguments…` and waits until
-    /// it prints its status page URL.
-    public static func start(_ executable: URL, cacheDirectory: String, _ arguments: [String] = []) throws -> ServeProcess {
+    /// it prints its status page URL; `environment` replaces the variables named in it.
+    public static func start(_ executable: URL, cacheDirectory: String, _ arguments: [String] = [],
+                             environment: [String: String] = [:]) throws -> ServeProcess {
         let process = Process()
         let output = Pipe()
         process.executableURL = executable
         process.arguments = ["serve", "--port", "0", "--cache-dir", cacheDirectory] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -57,6 +59,19 @@ public struct ServeProcess: Sendable {
         while process.isRunning { usleep(10_000) }
         return (process.terminationStatus,
                 String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    /// Sends `signal` (such as `SIGINT` or `SIGTERM`) to the server.
+    public func send(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits up to `seconds` for the server to exit; returns its status and what it printed
+    /// after its banner, or `nil` while it still runs.
+    public func waitForExit(seconds: Double) -> (status: Int32, output: String)? {
+        for _ in 0..<Int(seconds * 100) where process.isRunning { usleep(10_000) }
+        guard !process.isRunning else { return nil }
+        return (process.terminationStatus, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
     /// Ends the process at once, for clean-up after a failure.

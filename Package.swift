@@ -9,7 +9,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "MediaCache",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .visionOS(.v1)],
+    platforms: [.macOS(.v13), .iOS(.v16), .macCatalyst(.v16), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "MediaCache", targets: ["MediaCache"]),
         .library(name: "MediaCacheHTTP", targets: ["MediaCacheHTTP"]),
@@ -83,6 +83,8 @@ let package = Package(
                 "MediaCacheHTTP",
                 "MediaCacheServer",
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -2,13 +2,14 @@
 #if !canImport(AVFoundation)
 import Foundation
 
-/// A timed media resource.
-open class AVAsset: NSObject, @unchecked Sendable {}
+/// A timed media resource; not `Sendable`, as Apple's is not.
+open class AVAsset: NSObject {}
 
 /// An asset loaded from a URL; URLs it cannot load itself go to its resource loader.
 open class AVURLAsset: AVAsset, @unchecked Sendable {
-    // @unchecked as on Apple platforms, where AVURLAsset is Sendable: both stored properties
-    // are immutable references.
+    // Sendable as on Apple platforms (iOS 18 SDK on), where subclasses must fulfil the
+    // requirements of a Sendable type; @unchecked as AVAsset is not: both stored properties are
+    // immutable references.
     private let storedURL: URL
     private let loader = AVAssetResourceLoader()
 

@@ -32,7 +32,17 @@ open class AVAssetResourceLoadingRequest: NSObject {
     open var redirect: URLRequest?
 
     /// Completes the request; a second call is ignored (Apple logs it).
+    ///
+    /// Traps where Apple raises an exception (iOS 18 SDK header for `finishLoading`): the
+    /// request asked for content information with a non-empty `allowedContentTypes`, and
+    /// `contentType` is not one of them (nil included).
     open func finishLoading() {
+        if let information = storedContentInformationRequest, let allowed = information.allowedContentTypes, !allowed.isEmpty {
+            precondition(information.contentType.map(allowed.contains) ?? false,
+                         "AVFoundation raises: Must respond with a contentType contained in "
+                             + "AVAssetResourceLoadingContentInformationRequest.allowedContentTypes "
+                             + "(\(information.contentType ?? "nil") is not among \(allowed))")
+        }
         finish(nil)
     }
 
@@ -91,11 +101,12 @@ open class AVAssetResourceLoadingDataRequest: NSObject {
     private var ended = false
     private var byteWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    /// Apple: `init` is unavailable. `length` is ignored when `toEnd`, as AVPlayer sends
-    /// `Int.max` then when the length is unknown.
+    /// Apple: `init` is unavailable. A request for `length` bytes from `offset`, or for all
+    /// from `offset` when `toEnd`; then `length` is the rest of a known length, and `Int.max`
+    /// only while the length is unknown, as AVPlayer sends it.
     package init(offset: Int64, length: Int, toEnd: Bool) {
         self.offset = offset
-        self.length = toEnd ? Int.max : length
+        self.length = length
         self.toEnd = toEnd
     }
 

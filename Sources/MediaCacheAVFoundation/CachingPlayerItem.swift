@@ -14,34 +14,48 @@ import Foundation
 /// player.play()
 /// ```
 ///
-/// HLS playlists play through the embedded loopback proxy (see ``MediaCache/asset(for:options:)``).
+/// Making an item never waits: HLS playlists play through the embedded loopback proxy, which
+/// starts in the background (see ``MediaCache/asset(for:options:)``).
+///
+/// The item has no state of its own: everything lives on its ``CachingURLAsset``. It keeps
+/// `AVPlayerItem`'s designated initializer, through which AVFoundation copies items
+/// (`NSCopying`, `AVPlayerLooper`); a copy plays through the same asset and cache.
 public final class CachingPlayerItem: AVPlayerItem {
-    /// The URL the bytes come from.
-    public let originalURL: URL
-    /// The cache it plays through.
-    public let cache: MediaCache
-
-    /// An item playing `url` through `cache`.
-    public init(url: URL, cache: MediaCache = .shared, automaticallyLoadedAssetKeys: [String]? = nil) {
-        originalURL = url
-        self.cache = cache
-        super.init(asset: cache.asset(for: url), automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys)
+    /// An item playing `url` through `cache`. Like `AVPlayerItem(asset:)`, it loads `duration`
+    /// automatically unless other keys are given.
+    public convenience init(url: URL, cache: MediaCache = .shared, automaticallyLoadedAssetKeys: [String]? = ["duration"]) {
+        self.init(asset: cache.asset(for: url), automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys)
     }
+
+    /// An item playing `url` through ``MediaCache/shared``: `CachingPlayerItem(url:)` caches,
+    /// rather than reaching `AVPlayerItem(url:)`.
+    public convenience init(url: URL) {
+        self.init(url: url, cache: .shared)
+    }
+
+    /// The caching asset, or `nil` for an item made over another asset.
+    private var cachingAsset: CachingURLAsset? { asset as? CachingURLAsset }
+
+    /// The URL the bytes come from; `nil` for an item made over another asset.
+    public var originalURL: URL? { cachingAsset?.originalURL }
+
+    /// The cache it plays through; `nil` for an item made over another asset.
+    public var cache: MediaCache? { cachingAsset?.cache }
 
     /// Stops loading: every open request of the item's asset ends. For an item that will not
     /// play (such as one taken out of a queue); ``CachingQueueController`` calls it.
     public func cancelLoading() {
-        (asset as? CachingURLAsset)?.cancelLoading()
+        cachingAsset?.cancelLoading()
     }
 
-    /// The item's loading requests served so far, like `accessLog()`; empty for HLS, whose
-    /// requests the proxy's access log records.
+    /// The item's loading requests served so far, like `accessLog()`; for HLS the playlist
+    /// request, the proxy's access log has the rest.
     public func cacheAccessLog() -> MediaCacheAccessLog {
-        (asset as? CachingURLAsset)?.cacheAccessLog() ?? MediaCacheAccessLog(events: [])
+        cachingAsset?.cacheAccessLog() ?? MediaCacheAccessLog(events: [])
     }
 
     /// The item's failed loading requests, like `errorLog()`.
     public func cacheErrorLog() -> MediaCacheErrorLog {
-        (asset as? CachingURLAsset)?.cacheErrorLog() ?? MediaCacheErrorLog(events: [])
+        cachingAsset?.cacheErrorLog() ?? MediaCacheErrorLog(events: [])
     }
 }

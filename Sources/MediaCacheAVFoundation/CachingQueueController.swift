@@ -28,10 +28,17 @@ public final class CachingQueueController {
         tracked = player.items().compactMap { $0 as? CachingPlayerItem }
     }
 
-    /// Appends `item` to the queue.
-    public func append(_ item: CachingPlayerItem) {
+    /// Appends `item` to the queue, when the player can take it (`canInsert(_:after:)`: an
+    /// item already queued cannot be inserted again, and inserting it raises on Apple
+    /// platforms).
+    ///
+    /// - Returns: Whether the item was appended.
+    @discardableResult
+    public func append(_ item: CachingPlayerItem) -> Bool {
+        guard player.canInsert(item, after: nil) else { return false }
         player.insert(item, after: nil)
         tracked.append(item)
+        return true
     }
 
     /// Plays the next item; the one left behind stops loading.

@@ -14,8 +14,9 @@ import Foundation
 /// let item = AVPlayerItem(asset: asset)
 /// ```
 ///
-/// For HLS playlists use ``MediaCache/asset(for:)`` (or ``CachingPlayerItem``), which routes
-/// them through the embedded proxy instead.
+/// An HLS playlist (`.m3u8`) is answered through the embedded loopback proxy: the delegate
+/// waits for the proxy, then answers the playlist with every URI on the proxy, from which the
+/// player fetches the rest over http.
 public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
     // @unchecked as AVURLAsset itself: every stored property is immutable and Sendable or
     // confined to the delegate's queue.
@@ -25,16 +26,26 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
     let loaderDelegate: ResourceLoaderDelegate
 
     /// An asset playing `url` (http or https) through `cache`.
-    public init(url: URL, cache: MediaCache = .shared, options: [String: Any]? = nil) {
+    public init(url: URL, cache: MediaCache, options: [String: Any]? = nil) {
         originalURL = url
         loaderDelegate = ResourceLoaderDelegate(url: url, cache: cache)
         super.init(url: CachingScheme.cachingURL(for: url) ?? url, options: options)
         resourceLoader.setDelegate(loaderDelegate, queue: loaderDelegate.queue)
     }
 
+    /// An asset playing `url` through ``MediaCache/shared``. A caching-scheme URL (the `url` of
+    /// another caching asset, as a copy made through this initializer passes it) is mapped back
+    /// to its origin, so that the copy caches too.
+    public override convenience init(url: URL, options: [String: Any]? = nil) {
+        self.init(url: CachingScheme.originalURL(for: url) ?? url, cache: .shared, options: options)
+    }
+
     deinit {
         loaderDelegate.cancelAll()
     }
+
+    /// The cache the asset plays through.
+    public var cache: MediaCache { loaderDelegate.cache }
 
     /// Stops every request of this asset, finishing open ones with `URLError(.cancelled)`.
     public func cancelLoading() {
@@ -53,12 +64,10 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
 }
 
 extension MediaCache {
-    /// The asset that plays `url` through this cache: a ``CachingURLAsset`` for progressive
-    /// media, or for an HLS playlist (`.m3u8`) a plain `AVURLAsset` of the embedded loopback
-    /// proxy, because AVPlayer does not send segment requests to a resource loader. Should the
-    /// proxy fail to start, the playlist plays from the origin, uncached.
-    public func asset(for url: URL, options: [String: Any]? = nil) -> AVURLAsset {
-        guard ContentTypes.isPlaylist(url) else { return CachingURLAsset(url: url, cache: self, options: options) }
-        return AVURLAsset(url: proxyURLWaiting(for: url) ?? url, options: options)
+    /// The asset that plays `url` through this cache, made at once, without waiting for
+    /// anything. For an HLS playlist it also starts the embedded proxy in the background.
+    public func asset(for url: URL, options: [String: Any]? = nil) -> CachingURLAsset {
+        if ContentTypes.isPlaylist(url) { startProxyInBackground() }
+        return CachingURLAsset(url: url, cache: self, options: options)
     }
 }

@@ -34,6 +34,26 @@ public enum ContentTypes {
         return type.flatMap { byMIMEType[$0] } ?? byExtension[url.pathExtension.lowercased()]
     }
 
+    /// Types a player may take for one another: the same container under other names.
+    private static let families: [[String]] = [
+        ["public.mpeg-4", "com.apple.m4v-video", "com.apple.quicktime-movie"],
+        ["com.apple.m4a-audio", "public.mpeg-4-audio", "public.mpeg-4"],
+        ["public.m3u-playlist"],
+    ]
+
+    /// The UTI to report for a resource to a player that accepts `allowed` (Apple raises when a
+    /// request with a non-empty list is finished with a type outside it, nil included): the
+    /// resource's own UTI when allowed, else an allowed UTI of the same container, else `nil`.
+    /// Without a list (or with an empty one) the resource's own UTI, which may be `nil`.
+    public static func contentType(mimeType: String?, url: URL, allowed: [String]?) -> String? {
+        let own = uti(mimeType: mimeType, url: url)
+        guard let allowed, !allowed.isEmpty else { return own }
+        guard let own else { return nil }
+        if allowed.contains(own) { return own }
+        let family = families.first { $0.contains(own) } ?? []
+        return family.first(where: allowed.contains)
+    }
+
     /// Whether `url` names an HLS playlist, by its extension or a known playlist MIME type.
     public static func isPlaylist(_ url: URL, mimeType: String? = nil) -> Bool {
         uti(mimeType: mimeType, url: url) == "public.m3u-playlist"

@@ -103,11 +103,11 @@ final class LoadingLog: Sendable {
         entries.withLock { $0.access.append(event) }
     }
 
-    func failed(_ url: URL, _ error: LoaderError) {
+    func failed(_ url: URL, _ error: any Error) {
         var status = -1
-        if case .origin(.status(let code, _)) = error { status = code }
+        if case .origin(.status(let code, _))? = error as? LoaderError { status = code }
         let event = MediaCacheErrorLogEvent(date: Date(), uri: url.absoluteString, playbackSessionID: sessionID,
-                                            errorStatusCode: status, errorDomain: "MediaCache.LoaderError",
+                                            errorStatusCode: status, errorDomain: "MediaCache.\(type(of: error))",
                                             errorComment: "\(error)")
         entries.withLock { $0.errors.append(event) }
     }

@@ -86,7 +86,7 @@ public final class MediaCache: Sendable {
     }
 
     /// Preloads `amount` of each URL, the first ranked highest; returns at once.
-    public func preload(_ urls: [URL], amount: PreloadAmount = .seconds(10), priority: Int = 0) async throws {
+    public func preload(_ urls: [URL], amount: PreloadAmount = .standard, priority: Int = 0) async throws {
         let preloader = try resources().preloader
         for (rank, url) in urls.enumerated() {
             await preloader.preload(url, amount: amount, priority: priority - rank)
@@ -122,8 +122,9 @@ public final class MediaCache: Sendable {
         return proxied
     }
 
-    /// Starts the embedded proxy now rather than when the first HLS item is made, which then
-    /// waits for it; call it at launch in apps that play HLS. Returns the proxy's root URL.
+    /// Starts the embedded proxy now rather than when the first HLS item is made (whose
+    /// playlist request then waits for it, without blocking the item's creator); call it at
+    /// launch in apps that play HLS. Returns the proxy's root URL.
     @discardableResult
     public func startProxy() async throws -> URL {
         try await embeddedProxy().value.root
@@ -152,20 +153,10 @@ public final class MediaCache: Sendable {
         }
     }
 
-    /// ``proxyURL(for:)`` for synchronous callers such as an item's initialiser: waits for the
-    /// proxy to start (milliseconds, once per cache, unless ``startProxy()`` ran), at most
-    /// `timeout`.
-    func proxyURLWaiting(for url: URL, timeout: Duration = .seconds(10)) -> URL? {
-        let result = Locked<URL?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let proxied = try? await proxyURL(for: url)
-            result.withLock { $0 = proxied }
-            done.signal()
-        }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        return result.withLock { $0 }
+    /// Starts the embedded proxy in the background, for a caller that cannot wait (an item
+    /// being made); a failure surfaces when the proxy is asked for.
+    func startProxyInBackground() {
+        _ = try? embeddedProxy()
     }
 
     /// Stops the embedded proxy and preloads, and closes the store if this cache opened it.
@@ -190,11 +181,18 @@ public enum MediaCacheError: Error, Hashable, CustomStringConvertible {
     case notHTTP(URL)
     /// The embedded proxy stopped before it listened.
     case proxyDidNotStart
+    /// The player accepts none of the content types that fit the resource as the origin
+    /// describes it (its MIME type, else its file extension).
+    case contentTypeNotAllowed(URL, mimeType: String?, allowed: [String])
 
     public var description: String {
         switch self {
         case .notHTTP(let url): "\(url) is not an http or https URL; MediaCache caches only those"
         case .proxyDidNotStart: "the embedded proxy stopped before it listened"
+        case .contentTypeNotAllowed(let url, let mimeType, let allowed):
+            "\(url) is served as \(mimeType ?? "no MIME type")\(url.pathExtension.isEmpty ? " without a file extension" : ""), "
+                + "which is none of the types this player accepts (\(allowed.joined(separator: ", "))); "
+                + "serve it with its media type, such as video/mp4, or a file extension"
         }
     }
 }

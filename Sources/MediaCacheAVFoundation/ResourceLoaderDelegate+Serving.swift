@@ -25,6 +25,15 @@ extension ResourceLoaderDelegate {
     /// like any bytes: the content probe has already stored them, so this costs nothing, and a
     /// player that expects them gets them.
     func serve(_ handle: RequestHandle, id: ObjectIdentifier) async {
+        if ContentTypes.isPlaylist(url) {
+            await servePlaylist(handle)
+        } else {
+            await serveBytes(handle, id: id)
+        }
+        await onQueue { self.ended(id) }
+    }
+
+    private func serveBytes(_ handle: RequestHandle, id: ObjectIdentifier) async {
         let start = Date()
         var fromCache: Int64 = 0
         var fromNetwork: Int64 = 0
@@ -32,7 +41,7 @@ extension ResourceLoaderDelegate {
             let loader = try cache.loader()
             if await onQueue({ handle.request.contentInformationRequest != nil }) {
                 let record = try await loader.contentRecord(for: url)
-                await onQueue { self.describe(record, to: handle) }
+                if let refusal = await onQueue({ self.describe(record, to: handle) }) { throw refusal }
             }
             if let wanted = await onQueue({ Self.wanted(handle) }) {
                 let length = wanted.end.map { max($0 - wanted.offset, 0) }
@@ -53,43 +62,65 @@ extension ResourceLoaderDelegate {
                 handle.finish()
             }
         } catch {
-            if Task.isCancelled {
-                log.served(url, since: start, fromCache: fromCache, fromNetwork: fromNetwork)
-            } else {
-                let failure = Self.loaderError(error, url: url)
-                if case .rangeNotSatisfiable = failure {
-                    // The request starts at or past the end: nothing to deliver, as Apple asks.
-                    await onQueue { handle.finish() }
-                } else {
-                    log.failed(url, failure)
-                    await onQueue { handle.finish(with: failure) }
-                }
-            }
+            await fail(handle, error, since: start, fromCache: fromCache, fromNetwork: fromNetwork)
         }
-        await onQueue { self.ended(id) }
     }
 
-    /// Fills the content-information request. Call on the queue.
-    private func describe(_ record: ResourceRecord, to handle: RequestHandle) {
-        guard handle.isOpen, let information = handle.request.contentInformationRequest else { return }
+    /// Ends a request whose serving threw: a cancelled one is logged as served so far; a
+    /// request starting at or past the end gets nothing, as Apple asks; any other is finished
+    /// with the error, which the error log records.
+    func fail(_ handle: RequestHandle, _ error: any Error, since start: Date, fromCache: Int64 = 0, fromNetwork: Int64 = 0) async {
+        if Task.isCancelled {
+            log.served(url, since: start, fromCache: fromCache, fromNetwork: fromNetwork)
+            return
+        }
+        let failure = Self.failure(error, url: url)
+        if case .rangeNotSatisfiable? = failure as? LoaderError {
+            await onQueue { handle.finish() }
+            return
+        }
+        log.failed(url, failure)
+        await onQueue { handle.finish(with: failure) }
+    }
+
+    /// Fills the content-information request from the stored record. Call on the queue.
+    ///
+    /// - Returns: The error to finish the request with when the player allows no content type
+    ///   that fits the resource (finishing it with another would raise on Apple platforms).
+    func describe(_ record: ResourceRecord, to handle: RequestHandle) -> MediaCacheError? {
         let info = record.contentInfo
-        if let type = ContentTypes.uti(mimeType: info.mimeType, url: url),
-           information.allowedContentTypes?.contains(type) ?? true {
-            information.contentType = type
-        }
-        if let length = info.totalLength {
-            information.contentLength = length
-            information.isEntireLengthAvailableOnDemand = record.available.contains(ByteRange(0, length))
-        }
-        // Any range can be served: the loader fills gaps even from origins that refuse ranges.
-        information.isByteRangeAccessSupported = true
+        return describe(mimeType: info.mimeType, length: info.totalLength, rangesSupported: true,
+                        entirelyAvailable: info.totalLength.map { record.available.contains(ByteRange(0, $0)) } ?? false, to: handle)
     }
 
-    /// The bytes still wanted, from `currentOffset`. Call on the queue.
+    /// Fills the content-information request, if the request has one and is open: the type
+    /// from what the player allows, the length or `-1` (NSURLResponseUnknownLength) when it is
+    /// unknown, and range support only with a known length. Call on the queue.
+    func describe(mimeType: String?, length: Int64?, rangesSupported: Bool, entirelyAvailable: Bool,
+                  to handle: RequestHandle) -> MediaCacheError? {
+        guard handle.isOpen, let information = handle.request.contentInformationRequest else { return nil }
+        let allowed = information.allowedContentTypes
+        let type = ContentTypes.contentType(mimeType: mimeType, url: url, allowed: allowed)
+        if let allowed, !allowed.isEmpty, type == nil {
+            return .contentTypeNotAllowed(url, mimeType: mimeType, allowed: allowed)
+        }
+        information.contentType = type
+        information.contentLength = length ?? -1
+        information.isEntireLengthAvailableOnDemand = entirelyAvailable
+        information.isByteRangeAccessSupported = rangesSupported && length != nil
+        return nil
+    }
+
+    /// The bytes still wanted, from `currentOffset`, to the end when the request asks for
+    /// everything or for `Int.max` bytes (what AVPlayer sends while the length is unknown).
+    /// Call on the queue.
     private static func wanted(_ handle: RequestHandle) -> Wanted? {
         guard handle.isOpen, let data = handle.request.dataRequest else { return nil }
-        let end = data.requestsAllDataToEndOfResource ? nil : data.requestedOffset + Int64(data.requestedLength)
-        return Wanted(offset: data.currentOffset, end: end)
+        guard !data.requestsAllDataToEndOfResource, data.requestedLength != Int.max else {
+            return Wanted(offset: data.currentOffset, end: nil)
+        }
+        let (end, overflow) = data.requestedOffset.addingReportingOverflow(Int64(data.requestedLength))
+        return Wanted(offset: data.currentOffset, end: overflow ? nil : end)
     }
 
     /// Hands bytes to the request unless it ended or ran out of allowance. Call on the queue.
@@ -99,9 +130,12 @@ extension ResourceLoaderDelegate {
         return .delivered
     }
 
-    private static func loaderError(_ error: any Error, url: URL) -> LoaderError {
-        if let error = error as? LoaderError { return error }
-        if let error = error as? MediaStoreError { return .store(error) }
-        return .origin(.transport("\(error)", url: url))
+    private static func failure(_ error: any Error, url: URL) -> any Error {
+        switch error {
+        case let error as LoaderError: error
+        case let error as MediaCacheError: error
+        case let error as MediaStoreError: LoaderError.store(error)
+        default: LoaderError.origin(.transport("\(error)", url: url))
+        }
     }
 }

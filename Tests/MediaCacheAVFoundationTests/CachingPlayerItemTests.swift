@@ -35,28 +35,47 @@ import Testing
         #expect(ContentTypes.isPlaylist(URL(string: "https://c/live/index.m3u8")!))
     }
 
-    @MainActor @Test func anItemPlaysProgressiveMediaThroughItsOwnAssetAndHLSThroughTheEmbeddedProxy() async throws {
+    @MainActor @Test func anItemPlaysProgressiveMediaThroughItsOwnAsset() async throws {
         try await AdapterHarness.run { harness in
             harness.serve("/a.mp4", length: 100_000)
             let item = CachingPlayerItem(url: harness.origin.url("/a.mp4"), cache: harness.cache)
             let asset = try #require(item.asset as? CachingURLAsset)
             #expect(asset.url.scheme == "mediacache+http" && asset.originalURL == item.originalURL)
+            #expect(item.cache === harness.cache)
             #expect(asset.resourceLoader.delegate != nil && asset.resourceLoader.delegateQueue != nil)
+            #expect(item.automaticallyLoadedAssetKeys == ["duration"], "as AVPlayerItem(asset:) loads it")
+        }
+    }
 
-            // Started ahead, as an app does at launch, so that making the item never waits.
-            let started = try await harness.cache.startProxy()
-            let playlist = Data("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nsegment0.ts\n#EXT-X-ENDLIST\n".utf8)
-            harness.origin.serve("/live/index.m3u8", content: .data(playlist, mimeType: "application/vnd.apple.mpegurl"))
+    @MainActor @Test func makingAnHLSItemReturnsAtOnceAndItsPlaylistComesThroughTheProxyOnceItIsUp() async throws {
+        try await AdapterHarness.run { harness in
+            let segment = TestOrigin.Content.pattern(length: 50_000, seed: 7, mimeType: "video/mp2t")
+            harness.origin.serve("/live/segment0.ts", content: segment)
+            let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXTINF:4,\nsegment0.ts\n#EXT-X-ENDLIST\n"
+            harness.origin.serve("/live/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
+
+            // The proxy has not started: the item is made without waiting for it.
             let hls = CachingPlayerItem(url: harness.origin.url("/live/index.m3u8"), cache: harness.cache)
-            let proxied = try #require((hls.asset as? AVURLAsset)?.url)
-            #expect(!(hls.asset is CachingURLAsset))
-            #expect(proxied.absoluteString.hasPrefix("http://127.0.0.1:"))
-            #expect(proxied.absoluteString.hasSuffix("/http/127.0.0.1:\(harness.origin.port)/live/index.m3u8"))
-            #expect(proxied.path.hasPrefix("/t/"), "the embedded proxy takes a token in the path")
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: proxied.absoluteString), timeout: .seconds(10))
+            let asset = try #require(hls.asset as? CachingURLAsset)
+            #expect(asset.url.absoluteString == "mediacache+http://127.0.0.1:\(harness.origin.port)/live/index.m3u8")
+
+            let player = ResourceLoaderSimulator(asset)
+            let (request, information) = player.contentInformation(allowed: ["public.m3u-playlist"], toEnd: true)
+            let answered = await request.finished()
+            #expect(answered.loading.finishError == nil, "\(String(describing: answered.loading.finishError))")
+            #expect(information.contentType == "public.m3u-playlist")
+            let text = String(decoding: answered.received, as: UTF8.self)
+            let root = try await harness.cache.startProxy().absoluteString
+            let base = root + "http/127.0.0.1:\(harness.origin.port)/live/"
+            #expect(root.contains("/t/"), "the embedded proxy takes a token in the path")
+            #expect(text == playlist.replacingOccurrences(of: "URI=\"key.bin\"", with: "URI=\"\(base)key.bin\"")
+                .replacingOccurrences(of: "\nsegment0.ts", with: "\n\(base)segment0.ts"))
+            #expect(information.contentLength == Int64(answered.received.count))
+
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "segment0.ts"), timeout: .seconds(10))
             let body = try await response.body.collect(upTo: 1 << 20)
-            #expect(response.status == .ok && Data(buffer: body) == playlist)
-            #expect(proxied.port == started.port, "one proxy per cache")
+            #expect(response.status == .ok && Data(buffer: body) == segment.bytes(in: 0..<50_000))
+            #expect(hls.cacheAccessLog().events.count == 1, "the playlist request is logged")
         }
     }
 
@@ -65,7 +84,8 @@ import Testing
             for name in ["a", "b", "c"] { harness.serve("/\(name).mp4", length: 4 << 20, bytesPerSecond: 1 << 20) }
             let controller = CachingQueueController(player: AVQueuePlayer())
             let items = ["a", "b", "c"].map { CachingPlayerItem(url: harness.origin.url("/\($0).mp4"), cache: harness.cache) }
-            items.forEach(controller.append)
+            for item in items { #expect(controller.append(item)) }
+            #expect(!controller.append(items[0]), "an item already queued is not inserted again (Apple raises)")
             let players = items.map { ResourceLoaderSimulator($0.asset as! AVURLAsset) }
             let loading = players.map { $0.read(from: 0) }
             for request in loading { await request.bytes(64 << 10) }

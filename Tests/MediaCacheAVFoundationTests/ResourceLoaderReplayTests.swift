@@ -30,10 +30,19 @@ import Testing
             #expect(probe.loading.finishCalls == 1 && probe.loading.finishError == nil)
             #expect(harness.origin.bytesSent(for: "/a.mp4") == 2)
 
-            let (other, refused) = player.contentInformation(allowed: ["public.mp3"])
+            let (other, compatible) = player.contentInformation(allowed: ["com.apple.quicktime-movie"])
             _ = await other.finished()
-            #expect(refused.contentType == nil, "a type outside allowedContentTypes is left out")
-            #expect(refused.contentLength == 1 << 20)
+            #expect(compatible.contentType == "com.apple.quicktime-movie", "an allowed type of the same container")
+            #expect(other.loading.finishError == nil)
+
+            let (refused, unfilled) = player.contentInformation(allowed: ["public.mp3"])
+            _ = await refused.finished()
+            #expect(unfilled.contentType == nil)
+            guard case .contentTypeNotAllowed(_, "video/mp4", ["public.mp3"])? = refused.loading.finishError as? MediaCacheError else {
+                Issue.record("no allowed type fits: \(String(describing: refused.loading.finishError))")
+                return
+            }
+            #expect(asset.cacheErrorLog().events.last?.errorComment?.contains("public.mp3") == true)
         }
     }
 

@@ -41,20 +41,33 @@ final class ResourceLoaderSimulator {
         }
     }
 
-    /// AVPlayer's first request: content information, with bytes 0-1.
-    func contentInformation(allowed: [String]? = ["public.mpeg-4", "public.mp3", "com.apple.m4a-audio"])
+    /// The content-information requests made: once one reported a length, AVPlayer asks for a
+    /// finite `requestedLength` even when it wants everything to the end.
+    private var informations: [AVAssetResourceLoadingContentInformationRequest] = []
+
+    /// AVPlayer's first request: content information, with bytes 0-1 (or, for a playlist,
+    /// everything).
+    func contentInformation(allowed: [String]? = ["public.mpeg-4", "public.mp3", "com.apple.m4a-audio"], toEnd: Bool = false)
         -> (Request, AVAssetResourceLoadingContentInformationRequest)
     {
         let information = AVAssetResourceLoadingContentInformationRequest(allowedContentTypes: allowed)
-        let loading = AVAssetResourceLoadingRequest(url: url, contentInformation: information,
-                                                    data: AVAssetResourceLoadingDataRequest(offset: 0, length: 2, toEnd: false))
+        let data = AVAssetResourceLoadingDataRequest(offset: 0, length: toEnd ? Int.max : 2, toEnd: toEnd)
+        let loading = AVAssetResourceLoadingRequest(url: url, contentInformation: information, data: data)
         precondition(loader.issue(loading), "the delegate refused the content-information request")
+        informations.append(information)
         return (Request(loading: loading), information)
     }
 
-    /// A data request for `length` bytes from `offset`, or everything to the end.
+    /// A data request for `length` bytes from `offset`, or everything to the end, with the
+    /// `requestedLength` AVPlayer sends: the rest of the length once known, else `Int.max`.
     func read(from offset: Int64, length: Int? = nil) -> Request {
-        let data = AVAssetResourceLoadingDataRequest(offset: offset, length: length ?? Int.max, toEnd: length == nil)
+        let known = informations.last { $0.contentLength > 0 }?.contentLength
+        let rest = known.map { Int(max($0 - offset, 0)) } ?? Int.max
+        return issue(AVAssetResourceLoadingDataRequest(offset: offset, length: length ?? rest, toEnd: length == nil))
+    }
+
+    /// A data request exactly as given.
+    func issue(_ data: AVAssetResourceLoadingDataRequest) -> Request {
         let loading = AVAssetResourceLoadingRequest(url: url, contentInformation: nil, data: data)
         precondition(loader.issue(loading), "the delegate refused a data request")
         return Request(loading: loading)

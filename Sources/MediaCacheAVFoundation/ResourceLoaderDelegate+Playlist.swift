@@ -1,0 +1,52 @@
+#if canImport(AVFoundation)
+import AVFoundation
+#else
+import AVFoundationShim
+#endif
+import AsyncHTTPClient
+import Foundation
+import MediaCache
+import NIOFoundationCompat
+
+extension ResourceLoaderDelegate {
+    /// The largest playlist answered.
+    static let playlistLimit = 16 << 20
+
+    /// Serves an HLS playlist request: waits, without blocking anyone, for the embedded proxy,
+    /// fetches the playlist through it and answers with every URI made absolute on the proxy, so
+    /// that the player fetches variants, keys and segments from the proxy over http (AVPlayer
+    /// sends no segment requests to a resource loader).
+    func servePlaylist(_ handle: RequestHandle) async {
+        let start = Date()
+        do {
+            let proxied = try await cache.proxyURL(for: url)
+            let (body, mimeType) = try await fetch(proxied)
+            let playlist = Data(PlaylistURIs.absolutized(String(decoding: body, as: UTF8.self), against: proxied).utf8)
+            let refusal = await onQueue { () -> MediaCacheError? in
+                if let refusal = self.describe(mimeType: mimeType, length: Int64(playlist.count), rangesSupported: false,
+                                               entirelyAvailable: true, to: handle) {
+                    return refusal
+                }
+                guard handle.isOpen else { return nil }
+                if let data = handle.request.dataRequest {
+                    let from = Int(min(max(data.currentOffset, 0), Int64(playlist.count)))
+                    data.respond(with: playlist.subdata(in: from..<playlist.count))
+                }
+                handle.finish()
+                return nil
+            }
+            if let refusal { throw refusal }
+            log.served(url, since: start, fromCache: 0, fromNetwork: Int64(playlist.count))
+        } catch {
+            await fail(handle, error, since: start)
+        }
+    }
+
+    /// The body and `Content-Type` of the proxy's answer for `proxied`.
+    private func fetch(_ proxied: URL) async throws -> (Data, String?) {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: proxied.absoluteString), timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: Self.playlistLimit)
+        guard response.status == .ok else { throw LoaderError.origin(.status(Int(response.status.code), url: url)) }
+        return (Data(buffer: body), response.headers.first(name: "Content-Type"))
+    }
+}

@@ -17,6 +17,16 @@ import Testing
         try CommandRun.run("mediacache", arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
+    /// Stores the first `cached` bytes of a `length`-byte resource in the directory; its URL.
+    func storeEntry(length: Int64, cached: Int) throws -> URL {
+        let store = try MediaStore.open(at: directory.path)
+        let url = URL(string: "https://origin.test/a.mp4")!
+        let generation = try store.setContentInfo(ContentInfo(totalLength: length, mimeType: "video/mp4"), for: url)
+        try store.write(Data(count: cached), at: 0, to: store.key(for: url), generation: generation)
+        try store.close()
+        return url
+    }
+
     @Test(arguments: [
         (["serve", "--max-size", "99999999999T"], "from 1 B to 1 PiB"),
         (["serve", "--max-size", "9999999999G"], "from 1 B to 1 PiB"),
@@ -69,11 +79,7 @@ import Testing
 
     @Test func pinAndUnpinChangeWhetherAnEntryIsEvicted() throws {
         defer { directory.remove() }
-        let store = try MediaStore.open(at: directory.path)
-        let url = URL(string: "https://origin.test/a.mp4")!
-        let generation = try store.setContentInfo(ContentInfo(totalLength: 100, mimeType: "video/mp4"), for: url)
-        try store.write(Data(count: 100), at: 0, to: store.key(for: url), generation: generation)
-        try store.close()
+        let url = try storeEntry(length: 100, cached: 100)
         let pinned = try mediacache(["pin", url.absoluteString, "--cache-dir", directory.path])
         #expect(pinned.status == 0, "\(pinned.errorOutput)")
         #expect(pinned.output == "pinned \(url.absoluteString)\n")
@@ -103,11 +109,7 @@ import Testing
 
     @Test func aCacheTheUserMayReadButNotWriteIsListed() throws {
         defer { directory.remove() }
-        let store = try MediaStore.open(at: directory.path)
-        let url = URL(string: "https://origin.test/a.mp4")!
-        let generation = try store.setContentInfo(ContentInfo(totalLength: 1000, mimeType: "video/mp4"), for: url)
-        try store.write(Data(count: 400), at: 0, to: store.key(for: url), generation: generation)
-        try store.close()
+        let url = try storeEntry(length: 1000, cached: 400)
         let executable = BuiltProducts.executable(named: "mediacache").path
         func asReader(_ arguments: [String]) throws -> CommandRun {
             if getuid() == 0 {

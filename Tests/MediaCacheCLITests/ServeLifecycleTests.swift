@@ -37,49 +37,62 @@ import Testing
         for _ in 0..<500 where size(of: file) == 0 { try await Task.sleep(for: .milliseconds(10)) }
     }
 
-    @Test func aSignalStopsAServerThatIsStreamingAfterTheGracePeriodWithTheIndexFlushed() async throws {
-        defer { directory.remove() }
+    /// A server with the grace period `grace` streaming a 64 MiB file to a slow client.
+    struct Streaming {
+        let origin: TestOrigin
+        let server: ServeProcess
+        let client: Process
+        let body: String
+    }
+
+    /// Starts the origin, the server and the slow client, and waits until bytes flow.
+    func streaming(grace: String) async throws -> Streaming {
         let origin = try await TestOrigin.start()
         origin.serve("/long.mp4", content: .pattern(length: 64 << 20, seed: 8))
-        let server = try ServeProcess.start(executable, cacheDirectory: directory.path, ["--shutdown-grace", "1"])
-        defer { server.terminate() }
+        let server = try ServeProcess.start(executable, cacheDirectory: directory.path, ["--shutdown-grace", grace])
         let body = directory.appending("body")
         let client = try slowClient(server.root + "http/127.0.0.1:\(origin.port)/long.mp4", into: body)
-        defer { client.terminate() }
         try await waitForBytes(in: body)
+        return Streaming(origin: origin, server: server, client: client, body: body)
+    }
 
-        server.send(SIGINT)
+    @Test func aSignalStopsAServerThatIsStreamingAfterTheGracePeriodWithTheIndexFlushed() async throws {
+        defer { directory.remove() }
+        let stream = try await streaming(grace: "1")
+        defer {
+            stream.server.terminate()
+            stream.client.terminate()
+        }
+
+        stream.server.send(SIGINT)
         // Without a bound the response would go on for the 17 minutes the client needs; ten
         // seconds is far beyond the one-second grace and far below that.
-        let stopped = try #require(server.waitForExit(seconds: 10), "the server still streams after SIGINT")
+        let stopped = try #require(stream.server.waitForExit(seconds: 10), "the server still streams after SIGINT")
         #expect(stopped.status == 0)
         #expect(stopped.output.contains("index is flushed"))
-        for _ in 0..<1_000 where client.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(size(of: body) < 64 << 20, "the slow client got a short response")
+        for _ in 0..<1_000 where stream.client.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(size(of: stream.body) < 64 << 20, "the slow client got a short response")
         #expect(!FileManager.default.fileExists(atPath: ServerAnnouncement.path(in: directory.path)))
         let listing = try APIJSON.decoder().decode([EntryReport].self, from: Data(try mediacache("ls", "--json").output.utf8))
-        #expect((listing.first?.entry.cachedBytes ?? 0) >= size(of: body), "what was served is in the flushed index")
-        try await origin.stop()
+        #expect((listing.first?.entry.cachedBytes ?? 0) >= size(of: stream.body), "what was served is in the flushed index")
+        try await stream.origin.stop()
     }
 
     @Test func aSecondSignalStopsAtOnceEvenWithALongGracePeriod() async throws {
         defer { directory.remove() }
-        let origin = try await TestOrigin.start()
-        origin.serve("/long.mp4", content: .pattern(length: 64 << 20, seed: 9))
-        let server = try ServeProcess.start(executable, cacheDirectory: directory.path, ["--shutdown-grace", "600"])
-        defer { server.terminate() }
-        let body = directory.appending("body")
-        let client = try slowClient(server.root + "http/127.0.0.1:\(origin.port)/long.mp4", into: body)
-        defer { client.terminate() }
-        try await waitForBytes(in: body)
+        let stream = try await streaming(grace: "600")
+        defer {
+            stream.server.terminate()
+            stream.client.terminate()
+        }
 
-        server.send(SIGINT)
-        #expect(server.waitForExit(seconds: 1) == nil, "the first signal waits for the response in progress")
-        server.send(SIGTERM)
-        let stopped = try #require(server.waitForExit(seconds: 10), "a second signal did not stop the server")
+        stream.server.send(SIGINT)
+        #expect(stream.server.waitForExit(seconds: 1) == nil, "the first signal waits for the response in progress")
+        stream.server.send(SIGTERM)
+        let stopped = try #require(stream.server.waitForExit(seconds: 10), "a second signal did not stop the server")
         #expect(stopped.status == 0)
         #expect(stopped.output.contains("index is flushed"))
-        try await origin.stop()
+        try await stream.origin.stop()
     }
 
     @Test func aPortInUseIsNamedWithAWayOut() throws {

@@ -6,8 +6,12 @@ import UnixSignals
 /// it at once.
 enum ShutdownSignals {
     private enum Event {
+        /// The group returned: the server stopped.
         case groupEnded
+        /// A second signal: stop at once.
         case forced
+        /// The signal listener ended without a second signal (it was cancelled).
+        case listenerEnded
     }
 
     /// Runs `group` until it ends, stopping it on signals when `handlingSignals`; cancelling the
@@ -37,13 +41,17 @@ enum ShutdownSignals {
                         return .forced
                     }
                 }
-                return .groupEnded
+                return .listenerEnded
             }
             while let event = try await tasks.next() {
-                // Either the group ended (the signal listener is no longer needed) or a second
-                // signal asked to stop at once: both end every task.
-                if case .groupEnded = event, tasks.isEmpty { return }
-                tasks.cancelAll()
+                switch event {
+                case .groupEnded, .forced:
+                    // The server stopped, so the listener is not needed, or a second signal
+                    // asked to stop at once: either way every task ends.
+                    tasks.cancelAll()
+                case .listenerEnded:
+                    continue
+                }
             }
         }
     }

@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "MediaCache", targets: ["MediaCache"]),
         .library(name: "MediaCacheHTTP", targets: ["MediaCacheHTTP"]),
+        .library(name: "MediaCacheHLS", targets: ["MediaCacheHLS"]),
         .library(name: "MediaCacheServer", targets: ["MediaCacheServer"]),
         .library(name: "MediaCacheAVFoundation", targets: ["MediaCacheAVFoundation"]),
         .library(name: "MediaCacheTesting", targets: ["MediaCacheTesting"]),
@@ -54,9 +55,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "MediaCacheHLS",
+            dependencies: ["MediaCache"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "MediaCacheServer",
             dependencies: [
                 "MediaCache",
+                "MediaCacheHLS",
                 "MediaCacheHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -133,6 +140,11 @@ let package = Package(
         .testTarget(
             name: "MediaCacheLoaderTests",
             dependencies: ["MediaCache", "MediaCacheHTTP", "MediaCacheTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MediaCacheHLSTests",
+            dependencies: ["MediaCacheHLS", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import MediaCacheHLS
+
+@Suite struct PlaylistParserTests {
+    @Test func aMultivariantPlaylistKeepsEveryTagInPlace() throws {
+        let playlist = try Playlist(parsing: PlaylistCorpus.multivariant)
+        #expect(playlist.isMultivariant)
+        let variants = playlist.tags(named: "EXT-X-STREAM-INF")
+        #expect(variants.map { $0.attributes?["BANDWIDTH"] } == ["1280000", "2560000"])
+        #expect(variants.first?.attributes?["CODECS"] == "avc1.64001e,mp4a.40.2", "commas inside quotes")
+        #expect(playlist.tags(named: "EXT-X-MEDIA").count == 4)
+        #expect(playlist.tags(named: "EXT-X-UNKNOWN-VENDOR-TAG").first?.value == .text(#"FOO=bar,BAZ="q""#))
+        #expect(playlist.lines.contains(.comment(" a comment that stays")))
+        #expect(playlist.lines.contains(.uri("{$cdn}/video/720p.m3u8?token=abc")))
+        #expect(try Playlist(parsing: playlist.text) == playlist)
+    }
+
+    @Test func aMediaPlaylistWithCRLFAndTrailingSpacesParses() throws {
+        let playlist = try Playlist(parsing: PlaylistCorpus.media)
+        #expect(!playlist.isMultivariant)
+        #expect(playlist.lines.filter { $0 == .uri("media.mp4") }.count == 2, "CR LF and trailing spaces are dropped")
+        #expect(playlist.tags(named: "EXT-X-KEY").first?.attributes?["IV"] == "0x1f2e3d4c5b6a79880000000000000001")
+        #expect(playlist.tags(named: "EXT-X-MAP").first?.attributes?["BYTERANGE"] == "720@0")
+        #expect(playlist.tags(named: "EXTINF").first?.value == .text("4.000,first segment"))
+        #expect(playlist.tags(named: "EXT-X-ENDLIST") == [Tag("EXT-X-ENDLIST")])
+        #expect(playlist.lines.contains(.blank))
+        let written = playlist.text
+        #expect(!written.contains("\r"))
+        #expect(try Playlist(parsing: written) == playlist)
+    }
+
+    @Test(arguments: [
+        ("", 1, nil, "starts with #EXTM3U"),
+        ("\u{0}\u{1}binary garbage", 1, nil, "starts with #EXTM3U"),
+        ("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin", 2, "EXT-X-KEY", "does not end"),
+        ("#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,,NAME=\"a\"", 2, "EXT-X-MEDIA", "not an attribute name"),
+        ("#EXTM3U\n#EXT-X-MAP:URI", 2, "EXT-X-MAP", "has no value"),
+        ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-ENDLIST", 2, "EXT-X-STREAM-INF", "no URI line"),
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:four", 2, "EXT-X-TARGETDURATION", "not a whole number"),
+        ("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:99999999999999999999999", 2, "EXT-X-MEDIA-SEQUENCE", "not a whole number"),
+        ("#EXTM3U\n#EXTINF:abc,\nseg.ts", 2, "EXTINF", "not a duration"),
+        ("#EXTM3U\n#EXT-X-BYTERANGE:10@20@30", 2, "EXT-X-BYTERANGE", "not a byte range"),
+        ("#EXTM3U\n#EXT-X-PLAYLIST-TYPE:LIVE", 2, "EXT-X-PLAYLIST-TYPE", "neither VOD nor EVENT"),
+        ("#EXTM3U\n\nseg\u{7}.ts", 3, nil, "control character U+0007"),
+    ] as [(String, Int, String?, String)])
+    func malformedPlaylistsAreRefusedWithTheLineTheTagAndTheReason(_ text: String, _ line: Int, _ tag: String?, _ reason: String) {
+        do throws(PlaylistError) {
+            _ = try Playlist(parsing: text)
+            Issue.record("\(text.debugDescription) was accepted")
+        } catch {
+            #expect(error.line == line)
+            #expect(error.tag == tag)
+            #expect(error.reason.contains(reason), "\(error)")
+        }
+    }
+
+    @Test func anOverlongLineAndNonUTF8AreRefusedWithoutBufferingThem() {
+        let long = "#EXTM3U\n#EXTINF:4,\n" + String(repeating: "a", count: 1 << 20) + ".ts\n"
+        #expect(throws: PlaylistError(line: 3, tag: nil, reason: "the line is longer than 65536 bytes")) { try Playlist(parsing: long) }
+        #expect(throws: PlaylistError(line: 1, tag: nil, reason: "the playlist is not UTF-8 text")) {
+            try Playlist(parsing: Data([0x23, 0x45, 0xFF, 0xFE, 0x00]))
+        }
+    }
+
+    @Test func aByteOrderMarkAndLowerCaseNamesAreTolerated() throws {
+        let playlist = try Playlist(parsing: Data("\u{FEFF}#EXTM3U\n#EXT-X-KEY:method=AES-128, uri=\"k\",\n".utf8))
+        #expect(playlist.tags(named: "EXT-X-KEY").first?.attributes?["uri"] == "k")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import MediaCacheHLS
+
+@Suite struct PlaylistRewriterTests {
+    /// Routes every http(s) URL to `/proxy/<absolute URL>`, nothing else.
+    func route(_ url: URL) -> String? {
+        ["http", "https"].contains(url.scheme ?? "") ? "/proxy/" + url.absoluteString : nil
+    }
+
+    @Test func everyURIAPlayerFollowsIsRoutedAndResolvedAgainstThePlaylist() throws {
+        let base = URL(string: "https://origin.example/v/master.m3u8?sig=1")!
+        let rewritten = PlaylistRewriter.rewritten(try Playlist(parsing: PlaylistCorpus.multivariant), base: base, route: route)
+        let text = rewritten.text
+        for expected in [
+            "URI=\"/proxy/https://origin.example/v/keys/session.bin\"",
+            "URI=\"/proxy/https://origin.example/v/meta/title.json\"",
+            "SERVER-URI=\"/proxy/https://origin.example/steering?video=1\"",
+            "URI=\"/proxy/https://origin.example/v/audio/en/index.m3u8\"",
+            "URI=\"/proxy/https://origin.example/v/audio/de/index.m3u8\"",
+            "URI=\"/proxy/https://origin.example/v/subs/en.m3u8\"",
+            "\n/proxy/https://origin.example/v/video/360p.m3u8\n",
+            "\n/proxy/https://cdn.example/video/720p.m3u8?token=abc\n",
+            "URI=\"/proxy/https://origin.example/v/video/360p-iframes.m3u8\"",
+        ] {
+            #expect(text.contains(expected), "\(expected) in\n\(text)")
+        }
+        #expect(rewritten.tags(named: "EXT-X-STREAM-INF") == (try Playlist(parsing: PlaylistCorpus.multivariant)).tags(named: "EXT-X-STREAM-INF"),
+                "every variant is kept as it was")
+        #expect(rewritten.lines.count == (try Playlist(parsing: PlaylistCorpus.multivariant)).lines.count)
+    }
+
+    @Test func mediaPlaylistURIsAbsoluteRelativeAndRootRelativeAllRoute() throws {
+        let base = URL(string: "http://origin.example/hls/720p/index.m3u8")!
+        let text = PlaylistRewriter.rewritten(try Playlist(parsing: PlaylistCorpus.media), base: base, route: route).text
+        for expected in [
+            "#EXT-X-MAP:URI=\"/proxy/http://origin.example/hls/720p/init.mp4\",BYTERANGE=\"720@0\"",
+            "URI=\"/proxy/https://keys.example/k1.bin\"",
+            "\n/proxy/http://origin.example/hls/720p/media.mp4\n",
+            "\n/proxy/http://origin.example/root/relative/seg3.m4s\n",
+            "URI=\"/proxy/http://origin.example/hls/720p/part4.0.m4s\"",
+            "URI=\"/proxy/http://origin.example/hls/720p/part4.1.m4s\"",
+            "URI=\"/proxy/http://origin.example/hls/720p/index.m3u8\"",
+            "#EXT-X-KEY:METHOD=NONE\n",
+        ] {
+            #expect(text.contains(expected), "\(expected) in\n\(text)")
+        }
+    }
+
+    @Test func urisTheRouteRefusesOrThatDoNotResolveStayAsTheyAre() throws {
+        let playlist = try Playlist(parsing: """
+        #EXTM3U
+        #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key-id",KEYFORMAT="com.apple.streamingkeydelivery"
+        #EXTINF:4,
+        {$undefined}/seg.ts
+        """)
+        let rewritten = PlaylistRewriter.rewritten(playlist, base: URL(string: "https://o.example/a.m3u8")!, route: route)
+        #expect(rewritten == playlist)
+    }
+}

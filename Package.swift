@@ -89,6 +89,7 @@ let package = Package(
                 "MediaCache",
                 "MediaCacheHTTP",
                 "MediaCacheServer",
+                "MediaCacheHLS",
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

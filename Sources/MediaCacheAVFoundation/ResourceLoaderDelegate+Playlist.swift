@@ -6,6 +6,7 @@ import AVFoundationShim
 import AsyncHTTPClient
 import Foundation
 import MediaCache
+import MediaCacheHLS
 import NIOFoundationCompat
 
 extension ResourceLoaderDelegate {
@@ -13,15 +14,19 @@ extension ResourceLoaderDelegate {
     static let playlistLimit = 16 << 20
 
     /// Serves an HLS playlist request: waits, without blocking anyone, for the embedded proxy,
-    /// fetches the playlist through it and answers with every URI made absolute on the proxy, so
-    /// that the player fetches variants, keys and segments from the proxy over http (AVPlayer
-    /// sends no segment requests to a resource loader).
+    /// fetches the playlist through it (rewritten there) and answers with every URI absolute on
+    /// the proxy, so that the player fetches variants, keys and segments from the proxy over
+    /// http (AVPlayer sends no segment requests to a resource loader).
     func servePlaylist(_ handle: RequestHandle) async {
         let start = Date()
         do {
             let proxied = try await cache.proxyURL(for: url)
             let (body, mimeType) = try await fetch(proxied)
-            let playlist = Data(PlaylistURIs.absolutized(String(decoding: body, as: UTF8.self), against: proxied).utf8)
+            // The proxy routes every URI through itself as a path from its root; a player would
+            // resolve such a path against the caching-scheme URL it asked for, so each is made
+            // absolute on the proxy.
+            let absolute = PlaylistRewriter.rewritten(try Playlist(parsing: body), base: proxied) { $0.absoluteString }
+            let playlist = Data(absolute.text.utf8)
             let refusal = await onQueue { () -> MediaCacheError? in
                 if let refusal = self.describe(mimeType: mimeType, length: Int64(playlist.count), rangesSupported: false,
                                                entirelyAvailable: true, to: handle) {

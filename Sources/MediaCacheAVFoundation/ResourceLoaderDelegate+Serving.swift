@@ -5,6 +5,7 @@ import AVFoundationShim
 #endif
 import Foundation
 import MediaCache
+import MediaCacheHLS
 
 extension ResourceLoaderDelegate {
     /// What a data request asks for, read on the queue.
@@ -134,6 +135,7 @@ extension ResourceLoaderDelegate {
         switch error {
         case let error as LoaderError: error
         case let error as MediaCacheError: error
+        case let error as PlaylistError: error
         case let error as MediaStoreError: LoaderError.store(error)
         default: LoaderError.origin(.transport("\(error)", url: url))
         }

@@ -3,11 +3,20 @@ import HTTPTypes
 import Hummingbird
 import MediaCache
 
-/// Answers `GET` and `HEAD` for proxy paths: maps the path to the origin URL, plans the range
-/// answer against what the loader knows of the resource, and streams the bytes from the loader.
+/// Answers `GET` and `HEAD` for proxy paths: maps the path to the origin URL, decides how the
+/// resource is answered (``ProxiedAnswer``), and for bytes plans the range answer against what
+/// the loader knows of the resource and streams them from the loader; playlists go to
+/// ``PlaylistResponder``.
 struct ProxyResponder: Sendable {
     let loader: MediaLoader
     let allowedHosts: HostAllowList?
+    let playlists: PlaylistResponder
+
+    init(loader: MediaLoader, allowedHosts: HostAllowList?, token: String?) {
+        self.loader = loader
+        self.allowedHosts = allowedHosts
+        playlists = PlaylistResponder(loader: loader, token: token)
+    }
 
     func respond(to request: Request, context: ProxyRequestContext) async -> Response {
         let origin: URL
@@ -22,6 +31,9 @@ struct ProxyResponder: Sendable {
             record = try await loader.contentRecord(for: origin)
         } catch {
             return Self.failure(error)
+        }
+        if await ProxiedAnswer.kind(for: origin, info: record.contentInfo, loader: loader) == .playlist {
+            return await playlists.respond(to: request, origin: origin, record: record, context: context)
         }
         let plan = RangeResponsePlan(range: request.headers[.range], ifRange: request.headers[.ifRange],
                                      info: record.contentInfo)

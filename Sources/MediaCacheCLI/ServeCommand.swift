@@ -36,6 +36,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A secret every request must carry (header or /t/<token>/ URLs); needed beyond loopback.")
     var token: String?
 
+    @Option(name: .customLong("ignore-query"), help: ArgumentHelp(
+        "Leave this query parameter out of cache keys (a CDN's signature or expiry); repeat or separate with commas.",
+        valueName: "name"))
+    var ignoredQueryItems: [String] = []
+
     @Option(name: .customLong("shutdown-grace"), parsing: .unconditional, help: ArgumentHelp(
         "On SIGINT or SIGTERM, give responses in progress this many seconds (0 to 3600) before closing them; "
             + "a second signal closes them at once. (default: 2)", valueName: "seconds"),
@@ -58,14 +63,23 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The query parameters left out of cache keys.
+    var ignoredQueryNames: Set<String> {
+        Set(ignoredQueryItems.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
+    }
+
     func validate() throws {
         _ = try allowList()
+        if ignoredQueryNames.contains(where: { $0.isEmpty || $0.contains("=") || $0.contains("&") }) {
+            throw ValidationError("--ignore-query: give query parameter names, such as token or Expires")
+        }
         if let token, !ProxyAccess.isValidToken(token) { throw ValidationError("--token: \(ProxyAccess.tokenRule)") }
     }
 
     func run() async throws {
         var storage = StoreConfiguration()
         storage.eviction = EvictionPolicy([.totalBytes(maxSize.bytes)] + (maxAge.map { [.age($0)] } ?? []))
+        if !ignoredQueryNames.isEmpty { storage.keyNormalizer = .droppingQueryItems(ignoredQueryNames) }
         let registry = PrometheusCollectorRegistry()
         var loading = LoaderConfiguration()
         loading.metricsFactory = PrometheusMetricsFactory(registry: registry)

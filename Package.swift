@@ -172,6 +172,7 @@ let package = Package(
             dependencies: [
                 "MediaCacheAVFoundation",
                 "MediaCache",
+                "MediaCacheServer",
                 "MediaCacheTesting",
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

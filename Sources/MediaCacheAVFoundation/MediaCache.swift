@@ -131,7 +131,7 @@ public final class MediaCache: Sendable {
     }
 
     private func embeddedProxy() throws -> Task<ProxyURL, any Error> {
-        let loader = try loader()
+        let opened = try resources()
         return proxy.withLock { proxy in
             if case .running(let urls, _) = proxy { return urls }
             let token = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
@@ -140,7 +140,8 @@ public final class MediaCache: Sendable {
             let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let server = Task {
                 defer { continuation.finish() }
-                try await ProxyServer(loader: loader, configuration: configuration)
+                // One preloader for the app: the proxy's API sees and queues the app's preloads.
+                try await ProxyServer(loader: opened.loader, preloader: opened.preloader, configuration: configuration)
                     .run(handlingSignals: false) { continuation.yield($0) }
             }
             let urls = Task {

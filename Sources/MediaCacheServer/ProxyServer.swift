@@ -21,15 +21,19 @@ public struct ProxyServer: Sendable {
     public let loader: MediaLoader
     /// The preloader `POST /api/preload` queues jobs on.
     public let preloader: Preloader
+    /// Whether the server made the preloader, and so shuts it down when it stops.
+    private let ownsPreloader: Bool
     /// Where the server listens and whom it serves.
     public let configuration: Configuration
 
-    /// Creates a server.
+    /// Creates a server whose API queues preloads on `preloader` (shared with the app that
+    /// runs the server, which then shuts it down), or on one of its own, made from
+    /// `configuration.preload` and shut down when the server stops.
     ///
     /// - Throws: ``ProxyServerError/openRelay(host:)`` for an address beyond loopback without a
     ///   token: the proxy fetches any URL it is given, so strangers must not reach it;
     ///   ``ProxyServerError/invalidToken`` for a token that cannot travel in a URL path.
-    public init(loader: MediaLoader, configuration: Configuration) throws(ProxyServerError) {
+    public init(loader: MediaLoader, preloader: Preloader? = nil, configuration: Configuration) throws(ProxyServerError) {
         if let token = configuration.token {
             guard ProxyAccess.isValidToken(token) else { throw .invalidToken }
         } else if !configuration.isLoopback {
@@ -37,7 +41,8 @@ public struct ProxyServer: Sendable {
         }
         self.loader = loader
         self.configuration = configuration
-        preloader = Preloader(loader: loader, configuration: configuration.preload)
+        self.preloader = preloader ?? Preloader(loader: loader, configuration: configuration.preload)
+        ownsPreloader = preloader == nil
     }
 
     /// Serves until SIGINT or SIGTERM, or, with `handlingSignals` false (an embedded proxy),
@@ -45,7 +50,8 @@ public struct ProxyServer: Sendable {
     ///
     /// The first signal stops the listener at once and gives responses in progress
     /// ``Configuration/shutdownGracePeriod`` to finish; then they are closed. A second signal
-    /// closes them at once. Preloads still running are cancelled, and have ended when it returns.
+    /// closes them at once. With a preloader of its own, preloads still running are cancelled,
+    /// and have ended when it returns.
     ///
     /// - Throws: the file system's error when a configured log cannot be opened, and whatever
     ///   stops the server (such as ``ProxyServerError/portInUse(host:port:)``).
@@ -64,10 +70,10 @@ public struct ProxyServer: Sendable {
         do {
             try await ShutdownSignals.run(group, handlingSignals: handlingSignals)
         } catch {
-            await preloader.shutdown()
+            if ownsPreloader { await preloader.shutdown() }
             throw ProxyServerError.make(error, configuration: configuration)
         }
-        await preloader.shutdown()
+        if ownsPreloader { await preloader.shutdown() }
     }
 
     private func application(access: ExtendedLogFile?, errors: ExtendedLogFile?,

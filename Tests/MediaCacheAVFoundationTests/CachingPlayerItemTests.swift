@@ -4,6 +4,7 @@ import AVFoundationShim
 import Foundation
 import MediaCache
 import MediaCacheAVFoundation
+import MediaCacheServer
 import MediaCacheTesting
 import Testing
 
@@ -126,6 +127,18 @@ import Testing
             let text = String(decoding: asset.cacheAccessLog().extendedLogData() ?? Data(), as: UTF8.self)
             #expect(text.contains("#Fields: " + MediaCacheAccessLog.fields.joined(separator: " ")))
             #expect(text.contains(" 1 524288 524288 0 "))
+        }
+    }
+
+    @Test func theEmbeddedProxyAndTheAppShareOnePreloader() async throws {
+        try await AdapterHarness.run { harness in
+            harness.serve("/slow.mp4", length: 8 << 20, bytesPerSecond: 1 << 20)
+            let root = try await harness.cache.startProxy()
+            try await harness.cache.preload([harness.origin.url("/slow.mp4")], amount: .full)
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: root.absoluteString + "api/preload"), timeout: .seconds(10))
+            let jobs = try APIJSON.decoder().decode([PreloadJob].self, from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+            #expect(jobs.map(\.url) == [harness.origin.url("/slow.mp4")], "the app's preload is the proxy's")
+            await harness.cache.cancelAllPreloads()
         }
     }
 }

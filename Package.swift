@@ -157,6 +157,7 @@ let package = Package(
             name: "MediaCacheServerTests",
             dependencies: [
                 "MediaCache",
+                "MediaCacheHLS",
                 "MediaCacheHTTP",
                 "MediaCacheServer",
                 "MediaCacheTesting",

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheHLS
 import MediaCacheServer
 import MediaCacheTesting
 import Testing
@@ -76,5 +77,21 @@ import Testing
             let offline = try await play()
             #expect(offline.status == 0, "offline: \(offline.output)\(offline.errorOutput)")
         }
+    }
+
+    @Test(arguments: [TestHLS.Shape.singleFileTS, .singleFileFMP4])
+    func ffmpegsByteRangesTileItsSingleFileExactly(_ shape: TestHLS.Shape) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let files = try await TestHLS(shape, seconds: 6).make(in: directory.path)
+        let media = try MediaPlaylist(try Playlist(parsing: try #require(files["index.m3u8"])))
+        #expect(media.isFinished && media.segments.count >= 3)
+        let file = try #require(files[media.segments[0].uri])
+        let ranges = media.segments.compactMap(\.byteRange)
+        #expect(ranges.count == media.segments.count)
+        let start = media.segments[0].initSection?.byteRange?.upperBound ?? 0
+        #expect(ranges.first?.lowerBound == start)
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "contiguous")
+        #expect(ranges.last?.upperBound == Int64(file.count), "the last range ends at the end of the file")
     }
 }

@@ -124,7 +124,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MediaCacheBenchmarks",
-            dependencies: ["MediaCache", "MediaCacheHTTP", "MediaCacheTesting"],
+            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -66,8 +66,8 @@ public struct ProxyURL: Hashable, Sendable {
     /// The path and query of the proxy URL for `origin`, such as `/https/cdn.example/clip.mp4`,
     /// without the proxy's address or token; `nil` as for ``url(for:)``.
     public static func path(for origin: URL) -> String? {
-        guard (try? OriginURL.check(origin)) != nil,
-              let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
+        guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
+              (try? OriginURL.check(components, of: origin)) != nil,
               let scheme = components.scheme?.lowercased(), let name = components.host else { return nil }
         // An IPv6 literal's brackets are not allowed in a path: they travel percent-encoded.
         let originHost = name.contains(":")

@@ -58,7 +58,10 @@ import Testing
     @Test func anOverlongLineAndNonUTF8AreRefusedWithoutBufferingThem() {
         let long = "#EXTM3U\n#EXTINF:4,\n" + String(repeating: "a", count: 1 << 20) + ".ts\n"
         #expect(throws: PlaylistError(line: 3, tag: nil, reason: "the line is longer than 65536 bytes")) { try Playlist(parsing: long) }
-        #expect(throws: PlaylistError(line: 1, tag: nil, reason: "the playlist is not UTF-8 text")) {
+        #expect(throws: PlaylistError(line: 3, tag: nil, reason: "the line is not UTF-8 text")) {
+            try Playlist(parsing: Data("#EXTM3U\n#EXTINF:4,\nseg".utf8) + Data([0xFF, 0xFE]) + Data(".ts\n".utf8))
+        }
+        #expect(throws: PlaylistError(line: 1, tag: nil, reason: "a playlist starts with #EXTM3U")) {
             try Playlist(parsing: Data([0x23, 0x45, 0xFF, 0xFE, 0x00]))
         }
     }

@@ -23,12 +23,19 @@ public enum OriginURL {
     /// - Throws: ``OriginURLError`` saying what is wrong with it.
     @discardableResult
     public static func check(_ url: URL) throws(OriginURLError) -> URL {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme?.lowercased() else { throw .notAURL(url.absoluteString) }
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { throw .notAURL(url.absoluteString) }
+        try check(components, of: url)
+        return url
+    }
+
+    /// Checks the parsed `components` of `url`, for a caller that needs them too.
+    ///
+    /// - Throws: ``OriginURLError`` saying what is wrong with `url`.
+    public static func check(_ components: URLComponents, of url: URL) throws(OriginURLError) {
+        guard let scheme = components.scheme?.lowercased() else { throw .notAURL(url.absoluteString) }
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(url.absoluteString) }
         guard let host = components.host, !host.isEmpty else { throw .noHost(url.absoluteString) }
         guard components.user == nil, components.password == nil else { throw .credentials(host: host) }
-        return url
     }
 }
 

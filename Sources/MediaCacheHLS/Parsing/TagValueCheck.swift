@@ -6,7 +6,7 @@ enum TagValueCheck {
     static func problem(name: String, value: String) -> String? {
         switch name {
         case "EXTINF":
-            let duration = value.prefix { $0 != "," }
+            let duration = value[..<(value.firstIndex(of: ",") ?? value.endIndex)]
             return isDecimal(duration) ? nil : "'\(duration)' is not a duration in seconds"
         case "EXT-X-TARGETDURATION", "EXT-X-MEDIA-SEQUENCE", "EXT-X-DISCONTINUITY-SEQUENCE", "EXT-X-VERSION", "EXT-X-BITRATE":
             return isInteger(value[...]) ? nil : "'\(value)' is not a whole number"
@@ -22,13 +22,20 @@ enum TagValueCheck {
 
     /// 1 to 20 digits: a decimal-integer (RFC 8216 §4.2).
     static func isInteger(_ text: Substring) -> Bool {
-        (1...20).contains(text.count) && text.allSatisfy { $0.isASCII && $0.isNumber }
+        (1...20).contains(text.utf8.count) && text.utf8.allSatisfy(isDigit)
     }
 
-    /// Digits with at most one point: a decimal-floating-point.
+    /// Digits with at most one point, and at least one digit: a decimal-floating-point.
     static func isDecimal(_ text: Substring) -> Bool {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        return !text.isEmpty && text != "." && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
-            && parts.contains { !$0.isEmpty }
+        var points = 0
+        var digits = 0
+        for byte in text.utf8 {
+            if isDigit(byte) { digits += 1 } else if byte == UInt8(ascii: ".") { points += 1 } else { return false }
+        }
+        return digits > 0 && points <= 1
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }

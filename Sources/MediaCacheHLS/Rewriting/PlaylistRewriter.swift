@@ -24,9 +24,10 @@ public enum PlaylistRewriter {
     /// playlist (`EXT-X-DEFINE` with `NAME` and `VALUE`) are substituted first.
     public static func rewritten(_ playlist: Playlist, base: URL, route: (URL) -> String?) -> Playlist {
         let variables = definitions(in: playlist)
+        let resolver = URIResolver(base: base)
         func replacement(_ uri: String) -> String? {
             let substituted = substitute(variables, in: uri)
-            guard !substituted.contains("{$"), let url = URL(string: substituted, relativeTo: base)?.absoluteURL else { return nil }
+            guard !substituted.contains("{$"), let url = resolver.resolve(substituted) else { return nil }
             return route(url)
         }
         var result = playlist

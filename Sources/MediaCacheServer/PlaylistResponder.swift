@@ -30,10 +30,8 @@ struct PlaylistResponder: Sendable {
         } catch {
             return ProxyResponder.text(.badGateway, "the origin's playlist \(origin) cannot be read: \(error)\n")
         }
-        let prefix = token.map { "/t/\($0)" } ?? ""
-        let rewritten = PlaylistRewriter.rewritten(playlist, base: origin) { url in
-            ProxyURL.path(for: url).map { prefix + $0 }
-        }
+        let route = PlaylistRoute(playlist: origin, token: token)
+        let rewritten = PlaylistRewriter.rewritten(playlist, base: origin, route: route.path(for:))
         let text = ByteBuffer(string: rewritten.text)
         var headers = HTTPFields()
         headers[.contentType] = record.contentInfo.mimeType ?? "application/vnd.apple.mpegurl"

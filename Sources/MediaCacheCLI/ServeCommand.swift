@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     func allowList() throws -> HostAllowList? {
         guard !allowedHosts.isEmpty else { return nil }
         do {
-            return try HostAllowList(allowedHosts.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
+            return try HostAllowList(Self.commaSeparated(allowedHosts))
         } catch {
             throw ValidationError("--allow-host: \(error)")
         }
@@ -65,7 +65,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The query parameters left out of cache keys.
     var ignoredQueryNames: Set<String> {
-        Set(ignoredQueryItems.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) })
+        Set(Self.commaSeparated(ignoredQueryItems))
+    }
+
+    /// The values of a repeatable option that also takes comma-separated lists; empty items
+    /// are kept, for validation to refuse.
+    static func commaSeparated(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     }
 
     func validate() throws {

@@ -94,21 +94,26 @@ struct ProxyAPI: Sendable {
     }
 
     private func remove(_ name: String) throws -> Response {
-        do {
-            return try Self.json(RemovalReport(removed: [store.removeEntry(named: name)]))
-        } catch let error as MediaStoreError {
-            guard case .unknownResource = error else { throw error }
-            return ProxyResponder.text(.notFound, "\(error)\n")
+        try Self.notFoundIfUnknown {
+            try Self.json(RemovalReport(removed: [store.removeEntry(named: name)]))
         }
     }
 
     private func pin(_ pinned: Bool, _ name: String) throws -> Response {
-        do {
+        try Self.notFoundIfUnknown {
             let key = try store.setPinned(pinned, named: name)
             guard let report = try entryReports().first(where: { $0.entry.key == key }) else {
                 throw MediaStoreError.unknownResource(key)
             }
             return try Self.json(report)
+        }
+    }
+
+    /// `body`'s answer, or `404` with the store's words when the entry is not cached: the same
+    /// message `mediacache` prints without a server.
+    private static func notFoundIfUnknown(_ body: () throws -> Response) throws -> Response {
+        do {
+            return try body()
         } catch let error as MediaStoreError {
             guard case .unknownResource = error else { throw error }
             return ProxyResponder.text(.notFound, "\(error)\n")

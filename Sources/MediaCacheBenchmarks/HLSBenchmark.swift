@@ -54,6 +54,9 @@ struct HLSBenchmark {
                        reference: "decode as UTF-8 and split lines", ratioMeaning: "ours / reference, lower is better")
         Measure.row("43,200 segments", ours: String(format: "%.1f ms", parsing.timeInterval * 1000),
                     reference: String(format: "%.1f ms", decoding.timeInterval * 1000), ratio: parsing.timeInterval / decoding.timeInterval)
+        nginx.stop()
+        proxy.stop()
+        try await HLSPlaybackCost().run()
     }
 
     static func dayPlaylist() -> Data {

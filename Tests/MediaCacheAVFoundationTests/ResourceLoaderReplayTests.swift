@@ -26,7 +26,7 @@ import Testing
             #expect(information.contentLength == 1 << 20)
             #expect(information.isByteRangeAccessSupported)
             #expect(!information.isEntireLengthAvailableOnDemand)
-            #expect(probe.received == file.prefix(2), "the two bytes are answered (the probe stored them)")
+            #expect(Bytes(probe.received) == Bytes(file.prefix(2)), "the two bytes are answered (the probe stored them)")
             #expect(probe.loading.finishCalls == 1 && probe.loading.finishError == nil)
             #expect(harness.origin.bytesSent(for: "/a.mp4") == 2)
 
@@ -59,7 +59,7 @@ import Testing
             #expect(first.loading.finishCalls == 0, "a cancelled request is not finished")
 
             let rest = await player.read(from: Int64(stopped.count)).finished()
-            #expect(rest.received == file.suffix(from: stopped.count))
+            #expect(Bytes(rest.received) == Bytes(file.suffix(from: stopped.count)))
             #expect(rest.loading.finishCalls == 1 && rest.loading.finishError == nil)
             let fetched = try harness.fetched()
             #expect(fetched >= 4 << 20 && fetched <= (4 << 20) + Self.inFlightRead, "every byte fetched once")
@@ -81,10 +81,10 @@ import Testing
             let head = player.read(from: 0)
             await head.bytes(16_384)
             let tail = await player.read(from: moov.lowerBound).finished()
-            #expect(tail.received == file.suffix(from: Int(moov.lowerBound)))
+            #expect(Bytes(tail.received) == Bytes(file.suffix(from: Int(moov.lowerBound))))
             player.cancel(head)
             let resumed = await player.read(from: Int64(head.received.count)).finished()
-            #expect(head.received + resumed.received == file)
+            #expect(Bytes(head.received + resumed.received) == Bytes(file))
             let fetched = try harness.fetched()
             #expect(fetched >= Int64(file.count) && fetched <= Int64(file.count) + Self.inFlightRead, "every byte fetched once")
         }
@@ -100,13 +100,13 @@ import Testing
             let seek = player.read(from: 3 << 20)   // arrives before the cancel
             player.cancel(first)
             let after = await seek.finished()
-            #expect(after.received == file.suffix(from: 3 << 20))
-            #expect(first.received == file.prefix(first.received.count))
+            #expect(Bytes(after.received) == Bytes(file.suffix(from: 3 << 20)))
+            #expect(Bytes(first.received) == Bytes(file.prefix(first.received.count)))
             let again = player.read(from: 1 << 20)  // the cancel first, then the new offset
             await again.bytes(100_000)
             player.cancel(again)
             let last = await player.read(from: 2 << 20, length: 65_536).finished()
-            #expect(last.received == file.subdata(in: 2 << 20 ..< (2 << 20) + 65_536))
+            #expect(Bytes(last.received) == Bytes(file.subdata(in: 2 << 20 ..< (2 << 20) + 65_536)))
             let fetched = try harness.fetched()
             #expect(fetched < 4 << 20, "the skipped middle is not fetched whole")
         }
@@ -124,7 +124,7 @@ import Testing
             for request in requests {
                 let done = await request.finished()
                 let start = Int(done.data.requestedOffset)
-                #expect(done.received == file.subdata(in: start ..< start + done.data.requestedLength))
+                #expect(Bytes(done.received) == Bytes(file.subdata(in: start ..< start + done.data.requestedLength)))
                 #expect(done.loading.finishCalls == 1)
             }
             let fetched = try harness.fetched()
@@ -143,9 +143,9 @@ import Testing
             await forgotten.bytes(200_000)
             let atSupersede = forgotten.received.count
             let next = await player.read(from: 3 << 20).finished()
-            #expect(next.received == file.suffix(from: 3 << 20))
+            #expect(Bytes(next.received) == Bytes(file.suffix(from: 3 << 20)))
             let delivered = forgotten.received
-            #expect(delivered == file.prefix(delivered.count))
+            #expect(Bytes(delivered) == Bytes(file.prefix(delivered.count)))
             #expect(delivered.count <= atSupersede + (256 << 10) + 2 * (64 << 10),
                     "\(delivered.count) bytes after \(atSupersede) with a 256 KiB allowance")
             #expect(forgotten.loading.finishCalls == 0, "it stays open for AVPlayer to cancel")
@@ -188,7 +188,7 @@ import Testing
                 let (_, player) = harness.simulator("/a.mp4")
                 _ = await player.contentInformation().0.finished()
                 let whole = await player.read(from: 0).finished()
-                #expect(whole.received == file)
+                #expect(Bytes(whole.received) == Bytes(file))
                 let fetched = try harness.fetched()
                 #expect(fetched == 1 << 20, "the second play costs no origin byte")
             }

@@ -38,7 +38,7 @@ import Testing
         for _ in 0..<2 {
             let fetch = try await curl("-f", "-o", body, url)
             #expect(fetch.status == 0, "curl: \(fetch.errorOutput)")
-            #expect(FileManager.default.contents(atPath: body) == content.bytes(in: 0..<300_000))
+            #expect(Bytes(FileManager.default.contents(atPath: body)) == Bytes(content.bytes(in: 0..<300_000)))
         }
 
         // The server owns the directory; the commands use its API.

@@ -29,9 +29,9 @@ import Testing
             let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
             if !misbehavior.chunked { #expect(record.contentInfo.totalLength == length, "\(name)") }
             let middle = try await harness.read("/a.mp4", ByteRequest(offset: 250_000, length: 200_000))
-            #expect(middle.bytes == content.bytes(in: 250_000..<450_000), "\(name)")
+            #expect(Bytes(middle.bytes) == Bytes(content.bytes(in: 250_000..<450_000)), "\(name)")
             let whole = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-            #expect(whole.bytes == content.bytes(in: 0..<length), "\(name)")
+            #expect(Bytes(whole.bytes) == Bytes(content.bytes(in: 0..<length)), "\(name)")
             let again = try await harness.read("/a.mp4", ByteRequest(offset: 0))
             #expect(again.sources == [.cache: Int(length)], "\(name): a second read must come from the cache")
             #expect(try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4")).contentInfo.totalLength == length,
@@ -88,7 +88,7 @@ import Testing
                 return true
             }
             let other = try await harness.read("/b.mp4", ByteRequest(offset: 0))
-            #expect(other.bytes == content.bytes(in: 0..<200_000))
+            #expect(Bytes(other.bytes) == Bytes(content.bytes(in: 0..<200_000)))
         }
     }
 
@@ -97,7 +97,7 @@ import Testing
             let content = harness.serve("/live.ts", length: 300_000, misbehavior: .init(chunked: true))
             let url = harness.origin.url("/live.ts")
             let whole = try await harness.read("/live.ts", ByteRequest(offset: 100))
-            #expect(whole.bytes == content.bytes(in: 100..<300_000))
+            #expect(Bytes(whole.bytes) == Bytes(content.bytes(in: 100..<300_000)))
             #expect(try await harness.loader.contentRecord(for: url).contentInfo.totalLength == 300_000)
             await #expect {
                 _ = try await harness.read("/live.ts", ByteRequest(offset: 300_000))

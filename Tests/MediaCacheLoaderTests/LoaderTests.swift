@@ -8,12 +8,12 @@ import Testing
         try await LoaderHarness.run { harness in
             let content = harness.serve("/a.mp4", length: 3_000_000)
             let first = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-            #expect(first.bytes == content.bytes(in: 0..<3_000_000))
+            #expect(Bytes(first.bytes) == Bytes(content.bytes(in: 0..<3_000_000)))
             #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
             #expect(first.sources == [.network: 3_000_000], "nothing was cached when the read began")
 
             let second = try await harness.read("/a.mp4", ByteRequest(offset: 1_000, length: 2_000_000))
-            #expect(second.bytes == content.bytes(in: 1_000..<2_001_000))
+            #expect(Bytes(second.bytes) == Bytes(content.bytes(in: 1_000..<2_001_000)))
             #expect(second.sources == [.cache: 2_000_000])
             #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
             #expect(harness.loader.statistics == CacheStatistics(
@@ -27,7 +27,7 @@ import Testing
             _ = try await harness.read("/a.mp4", ByteRequest(offset: 200_000, length: 100_000))
             _ = try await harness.read("/a.mp4", ByteRequest(offset: 600_000, length: 50_000))
             let whole = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-            #expect(whole.bytes == content.bytes(in: 0..<1_000_000))
+            #expect(Bytes(whole.bytes) == Bytes(content.bytes(in: 0..<1_000_000)))
             #expect(whole.sources == [.cache: 150_000, .network: 850_000])
             #expect(harness.loader.statistics.hitRatio == 150_000.0 / 1_150_000)
         }
@@ -62,7 +62,7 @@ import Testing
             let content = harness.serve("/cdn/a.mp4", length: 200_000)
             harness.origin.redirect("/a.mp4", to: "/cdn/a.mp4")
             let read = try await harness.read("/a.mp4", ByteRequest(offset: 0))
-            #expect(read.bytes == content.bytes(in: 0..<200_000))
+            #expect(Bytes(read.bytes) == Bytes(content.bytes(in: 0..<200_000)))
             let key = harness.store.key(for: harness.origin.url("/a.mp4"))
             #expect(try harness.store.availableRanges(for: key).coveredLength == 200_000)
         }
@@ -73,7 +73,7 @@ import Testing
             let content = harness.serve("/a.mp4", length: 1_000_000)
             _ = try await harness.read("/a.mp4", ByteRequest(offset: 200_000, length: 100_000))
             let read = try await harness.read("/a.mp4", ByteRequest(offset: 100_000, length: 300_000))
-            #expect(read.bytes == content.bytes(in: 100_000..<400_000))
+            #expect(Bytes(read.bytes) == Bytes(content.bytes(in: 100_000..<400_000)))
             #expect(harness.origin.bytesSent(for: "/a.mp4") == 300_000)
             #expect(harness.origin.requests(for: "/a.mp4").map(\.range) == [
                 "bytes=200000-299999", "bytes=100000-199999", "bytes=300000-399999",
@@ -93,7 +93,7 @@ import Testing
             let requestsBefore = harness.origin.requests(for: path).count
 
             let again = try await harness.read(path, ByteRequest(offset: 0, length: 1_500_000))
-            #expect(again.bytes == content.bytes(in: 0..<1_500_000))
+            #expect(Bytes(again.bytes) == Bytes(content.bytes(in: 0..<1_500_000)))
             #expect(again.sources[.cache, default: 0] >= 500_000)
             let later = harness.origin.requests(for: path).dropFirst(requestsBefore)
             for request in later {
@@ -118,7 +118,7 @@ import Testing
             }
             for read in reads {
                 let offset = length - Int64(read.count)
-                #expect(read == content.bytes(in: offset..<length))
+                #expect(Bytes(read) == Bytes(content.bytes(in: offset..<length)))
             }
             let sent = harness.origin.bytesSent(for: "/a.mp4")
             #expect(sent >= length)

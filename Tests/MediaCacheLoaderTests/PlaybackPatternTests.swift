@@ -19,20 +19,20 @@ import Testing
             func play() async throws {
                 _ = try await harness.loader.contentRecord(for: url)
                 let probe = try await harness.read("/movie.mp4", ByteRequest(offset: 0, length: 2))
-                #expect(probe.bytes == content.bytes(in: 0..<2))
+                #expect(Bytes(probe.bytes) == Bytes(content.bytes(in: 0..<2)))
                 delivered.insert(ByteRange(0, 2))
                 // The moov at the end, read early.
                 let moov = try await harness.read("/movie.mp4", ByteRequest(offset: length - 1_000_000))
-                #expect(moov.bytes == content.bytes(in: (length - 1_000_000)..<length))
+                #expect(Bytes(moov.bytes) == Bytes(content.bytes(in: (length - 1_000_000)..<length)))
                 delivered.insert(ByteRange(length - 1_000_000, length))
                 // "Everything to the end", cancelled after 6 MB.
                 let start = try await harness.read("/movie.mp4", ByteRequest(offset: 0), stoppingAfter: 6_000_000)
-                #expect(start.bytes == content.bytes(in: 0..<Int64(start.bytes.count)))
+                #expect(Bytes(start.bytes) == Bytes(content.bytes(in: 0..<Int64(start.bytes.count))))
                 delivered.insert(ByteRange(0, Int64(start.bytes.count)))
                 // Seek forward, then back.
                 for (offset, count) in [(14_000_000, 4_000_000), (8_000_000, 3_000_000)] as [(Int64, Int64)] {
                     let seek = try await harness.read("/movie.mp4", ByteRequest(offset: offset, length: count))
-                    #expect(seek.bytes == content.bytes(in: offset..<(offset + count)))
+                    #expect(Bytes(seek.bytes) == Bytes(content.bytes(in: offset..<(offset + count))))
                     delivered.insert(ByteRange(offset, offset + count))
                 }
             }
@@ -63,7 +63,7 @@ import Testing
             harness.origin.changeContent(of: "/clip.mp4")
             let new = try #require(harness.origin.content(of: "/clip.mp4"))
             let probe = try await harness.read("/clip.mp4", ByteRequest(offset: 2_000_000, length: 100_000))
-            #expect(probe.bytes == new.bytes(in: 2_000_000..<2_100_000))
+            #expect(Bytes(probe.bytes) == Bytes(new.bytes(in: 2_000_000..<2_100_000)))
 
             await #expect {
                 while let chunk = try await iterator.next() { streamed.append(chunk.bytes) }
@@ -71,10 +71,10 @@ import Testing
                 guard case .contentChanged = error as? LoaderError else { return false }
                 return true
             }
-            #expect(streamed == old.bytes(in: 0..<Int64(streamed.count)), "the old reader got only old bytes")
+            #expect(Bytes(streamed) == Bytes(old.bytes(in: 0..<Int64(streamed.count))), "the old reader got only old bytes")
 
             let fresh = try await harness.read("/clip.mp4", ByteRequest(offset: 0))
-            #expect(fresh.bytes == new.bytes(in: 0..<length))
+            #expect(Bytes(fresh.bytes) == Bytes(new.bytes(in: 0..<length)))
         }
     }
 
@@ -83,14 +83,14 @@ import Testing
             let old = harness.serve("/clip.mp4", length: 1_000_000, seed: 4)
             let url = harness.origin.url("/clip.mp4")
             let first = try await harness.read("/clip.mp4", ByteRequest(offset: 0, length: 100_000))
-            #expect(first.bytes == old.bytes(in: 0..<100_000))
+            #expect(Bytes(first.bytes) == Bytes(old.bytes(in: 0..<100_000)))
             let before = try #require(try harness.store.record(for: harness.store.key(for: url))).generation
 
             let longer = harness.serve("/clip.mp4", length: 1_500_000, seed: 4)
             #expect(longer.etag == old.etag)
             // A gap inside the old length is fetched with If-Range; the answer names the new length.
             let middle = try await harness.read("/clip.mp4", ByteRequest(offset: 500_000, length: 100_000))
-            #expect(middle.bytes == longer.bytes(in: 500_000..<600_000))
+            #expect(Bytes(middle.bytes) == Bytes(longer.bytes(in: 500_000..<600_000)))
             let record = try #require(try harness.store.record(for: harness.store.key(for: url)))
             #expect(record.generation > before)
             #expect(record.contentInfo.totalLength == 1_500_000)

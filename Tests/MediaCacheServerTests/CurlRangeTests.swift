@@ -34,7 +34,7 @@ import Testing
             #expect(answer.status == test.status)
             #expect(answer.headers["content-range"] == test.contentRange)
             if let bytes = test.bytes {
-                #expect(answer.body == content.bytes(in: bytes))
+                #expect(Bytes(answer.body) == Bytes(content.bytes(in: bytes)))
                 #expect(answer.headers["content-length"] == "\(bytes.count)")
             }
         }
@@ -56,7 +56,7 @@ import Testing
             let matching = try await curl(proxy, ["-H", "Range: bytes=10-19", "-H", "If-Range: \(content.etag)",
                                                   proxy.proxied("/a.mp4")], in: proxy.directory)
             #expect(matching.status == 206)
-            #expect(matching.body == content.bytes(in: 10..<20))
+            #expect(Bytes(matching.body) == Bytes(content.bytes(in: 10..<20)))
             let stale = try await curl(proxy, ["-H", "Range: bytes=10-19", "-H", "If-Range: \"other\"",
                                                proxy.proxied("/a.mp4")], in: proxy.directory)
             #expect(stale.status == 200)

@@ -11,7 +11,7 @@ import Testing
             proxy.origin.serve("/v/a.mp4", content: content)
             let first = try await proxy.request(proxy.proxied("/v/a.mp4"))
             #expect(first.status == 200)
-            #expect(first.body == content.bytes(in: 0..<1_500_000))
+            #expect(Bytes(first.body) == Bytes(content.bytes(in: 0..<1_500_000)))
             #expect(first.headers["content-length"] == "1500000")
             #expect(first.headers["content-type"] == "video/mp4")
             #expect(first.headers["accept-ranges"] == "bytes")
@@ -20,7 +20,7 @@ import Testing
 
             try await proxy.origin.stop()
             let offline = try await proxy.request(proxy.proxied("/v/a.mp4"))
-            #expect(offline.body == first.body, "replayed with the origin stopped")
+            #expect(Bytes(offline.body) == Bytes(first.body), "replayed with the origin stopped")
             #expect(sent <= 1_500_000 + 2)
         }
     }
@@ -36,7 +36,7 @@ import Testing
             #expect(answer.status == 206)
             #expect(answer.headers["content-range"] == "bytes \(first)-\(last)/1500000")
             #expect(answer.headers["content-length"] == "\(last - first + 1)")
-            #expect(answer.body == content.bytes(in: first..<(last + 1)))
+            #expect(Bytes(answer.body) == Bytes(content.bytes(in: first..<(last + 1))))
         }
     }
 
@@ -53,7 +53,7 @@ import Testing
             #expect(beyond.headers["content-range"] == "bytes */10000")
             let stale = try await proxy.request(proxy.proxied("/a.mp4"), headers: [("Range", "bytes=0-9"), ("If-Range", "\"old\"")])
             #expect(stale.status == 200)
-            #expect(stale.body == content.bytes(in: 0..<10_000))
+            #expect(Bytes(stale.body) == Bytes(content.bytes(in: 0..<10_000)))
         }
     }
 
@@ -83,7 +83,7 @@ import Testing
             try await proxy.origin.stop()
             let answer = try await task.value
             #expect(answer.body.count < 2_000_000)
-            #expect(answer.body == content.bytes(in: 0..<Int64(answer.body.count)))
+            #expect(Bytes(answer.body) == Bytes(content.bytes(in: 0..<Int64(answer.body.count))))
         }
     }
 

@@ -1,23 +1,35 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// The result of running one of the package's executables.
+/// The result of running one of the package's executables, or a tool.
+///
+/// Processes are started with `posix_spawn`, not `Foundation.Process`: on Linux,
+/// swift-corelibs-foundation's `Process.run()` (Swift 6.3.1) over-reads a directory entry while
+/// it scans `/proc/self/fd` and crashes now and then in a test run that holds many descriptors
+/// and spawns many processes (fixed upstream in swift-corelibs-foundation#5472).
 public struct CommandRun: Sendable {
-    /// The exit status.
+    /// The exit status; 128 + the signal for a process a signal ended.
     public var status: Int32
     /// Everything written to standard output.
     public var output: String
     /// Everything written to standard error.
     public var errorOutput: String
 
-    /// Runs the built executable `name` with `arguments` to completion. (It polls for the exit:
-    /// `waitUntilExit()` can hang when called from a task on Linux.)
+    /// Runs the built executable `name` with `arguments` to completion; `environment` replaces
+    /// the whole environment when given.
     public static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandRun {
-        try run(url: BuiltProducts.executable(named: name), arguments, environment: environment)
+        try run(path: BuiltProducts.executable(named: name).path, arguments, environment: environment)
     }
 
     /// Runs the executable at `path`, such as a tool found with ``Tools/require(_:)``.
     public static func run(path: String, _ arguments: [String]) throws -> CommandRun {
-        try run(url: URL(fileURLWithPath: path), arguments, environment: nil)
+        try run(path: path, arguments, environment: nil)
     }
 
     /// Runs the executable at `path` on a thread of its own, so that a task waiting for it never
@@ -25,26 +37,88 @@ public struct CommandRun: Sendable {
     public static func run(path: String, _ arguments: [String]) async throws -> CommandRun {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try run(url: URL(fileURLWithPath: path), arguments, environment: nil) })
+                continuation.resume(with: Result { try run(path: path, arguments, environment: nil) })
             }
         }
     }
 
-    private static func run(url: URL, _ arguments: [String], environment: [String: String]?) throws -> CommandRun {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        let errorOutput = Pipe()
-        process.standardOutput = output
-        process.standardError = errorOutput
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning { usleep(1_000) }
-        return CommandRun(status: process.terminationStatus,
-                          output: String(decoding: outputData, as: UTF8.self),
-                          errorOutput: String(decoding: errorData, as: UTF8.self))
+    private static func run(path: String, _ arguments: [String], environment: [String: String]?) throws -> CommandRun {
+        let output = try OutputPipe()
+        let errors = try OutputPipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.writeEnd, 2)
+        let variables = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        var pid = pid_t()
+        let spawned = withCStrings([path] + arguments) { argv in
+            withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, nil, argv, envp) }
+        }
+        output.closeWrite()
+        errors.closeWrite()
+        guard spawned == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: path,
+                                                        NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)])
+        }
+        let (out, err) = OutputPipe.readBoth(output, errors)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return CommandRun(status: exit, output: String(decoding: out, as: UTF8.self), errorOutput: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Calls `body` with `strings` as a NULL-terminated array of C strings.
+    private static func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return body(pointers)
+    }
+}
+
+/// A pipe whose read end the parent keeps and whose write end the child gets (`dup2` onto its
+/// standard output or error); both ends are close-on-exec, so that other children do not keep it
+/// open and the reader sees the end of the output.
+private final class OutputPipe {
+    let readEnd: Int32
+    private(set) var writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    func closeWrite() {
+        if writeEnd >= 0 { close(writeEnd) }
+        writeEnd = -1
+    }
+
+    deinit {
+        close(readEnd)
+        closeWrite()
+    }
+
+    /// Everything both pipes deliver until each ends, read as it comes so that neither fills.
+    static func readBoth(_ first: OutputPipe, _ second: OutputPipe) -> (Data, Data) {
+        var data = [Data(), Data()]
+        var descriptors = [pollfd(fd: first.readEnd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: second.readEnd, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while descriptors.contains(where: { $0.fd >= 0 }) {
+            guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 || errno == EINTR else { break }
+            for index in descriptors.indices where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptors[index].fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    data[index].append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR {
+                    descriptors[index].fd = -1
+                }
+            }
+        }
+        return (data[0], data[1])
     }
 }

@@ -10,9 +10,6 @@ import MediaCacheHLS
 import NIOFoundationCompat
 
 extension ResourceLoaderDelegate {
-    /// The largest playlist answered.
-    static let playlistLimit = 16 << 20
-
     /// Serves an HLS playlist request: waits, without blocking anyone, for the embedded proxy,
     /// fetches the playlist through it (rewritten there) and answers with every URI absolute on
     /// the proxy, so that the player fetches variants, keys and segments from the proxy over
@@ -50,7 +47,7 @@ extension ResourceLoaderDelegate {
     /// The body and `Content-Type` of the proxy's answer for `proxied`.
     private func fetch(_ proxied: URL) async throws -> (Data, String?) {
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: proxied.absoluteString), timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: Self.playlistLimit)
+        let body = try await response.body.collect(upTo: Int(Playlist.maximumSize))
         guard response.status == .ok else { throw LoaderError.origin(.status(Int(response.status.code), url: url)) }
         return (Data(buffer: body), response.headers.first(name: "Content-Type"))
     }

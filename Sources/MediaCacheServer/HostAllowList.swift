@@ -45,23 +45,12 @@ public struct HostAllowList: Hashable, Sendable {
     }
 
     private static func pattern(_ text: String) -> Pattern? {
-        var rest = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
-        var port: Int?
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return nil }
-            let after = rest[rest.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":"), let number = portNumber(after.dropFirst()) else { return nil }
-                port = number
-            }
-            let address = rest[rest.index(after: rest.startIndex)..<close]
-            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
-            return Pattern(host: String(address), isWildcard: false, port: port)
-        }
-        if let colon = rest.lastIndex(of: ":") {
-            guard let number = portNumber(rest[rest.index(after: colon)...]) else { return nil }
-            port = number
-            rest = rest[..<colon]
+        guard let parsed = HostAndPort(Substring(text.trimmingCharacters(in: .whitespaces).lowercased())) else { return nil }
+        var rest = parsed.host
+        let port = parsed.port
+        if parsed.isBracketed {
+            guard rest.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            return Pattern(host: String(rest), isWildcard: false, port: port)
         }
         let isWildcard = rest.hasPrefix("*.")
         if isWildcard { rest = rest.dropFirst() }
@@ -70,11 +59,6 @@ public struct HostAllowList: Hashable, Sendable {
             !label.isEmpty && label.count <= 63 && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         }) else { return nil }
         return Pattern(host: String(rest), isWildcard: isWildcard, port: port)
-    }
-
-    private static func portNumber(_ text: Substring) -> Int? {
-        guard let number = Int(text), (1...65_535).contains(number), text.allSatisfy(\.isNumber) else { return nil }
-        return number
     }
 }
 

@@ -9,9 +9,6 @@ import MediaCacheHLS
 /// path from the proxy's root (`/t/<token>/https/cdn.example/v/seg1.ts`), so that it resolves
 /// against whatever address the player used. Every variant and rendition is kept.
 struct PlaylistResponder: Sendable {
-    /// The largest playlist served; a larger one is refused rather than held in memory.
-    static let limit: Int64 = 16 << 20
-
     let loader: MediaLoader
     let token: String?
 
@@ -40,24 +37,24 @@ struct PlaylistResponder: Sendable {
         return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: text))
     }
 
-    /// The whole playlist, at most ``limit`` bytes.
+    /// The whole playlist, at most `Playlist.maximumSize` bytes.
     private func read(_ origin: URL, record: ResourceRecord, tally: ResponseTally) async throws -> Data {
-        if let length = record.contentInfo.totalLength, length > Self.limit { throw PlaylistTooLarge(origin: origin) }
+        if let length = record.contentInfo.totalLength, length > Playlist.maximumSize { throw PlaylistTooLarge(origin: origin) }
         var body = Data()
         for try await chunk in loader.read(origin, ByteRequest(offset: 0)) {
             tally.add(chunk)
             body.append(chunk.bytes)
-            if Int64(body.count) > Self.limit { throw PlaylistTooLarge(origin: origin) }
+            if Int64(body.count) > Playlist.maximumSize { throw PlaylistTooLarge(origin: origin) }
         }
         return body
     }
 
-    /// A playlist larger than ``limit``.
+    /// A playlist larger than `Playlist.maximumSize`.
     struct PlaylistTooLarge: Error, CustomStringConvertible {
         let origin: URL
 
         var description: String {
-            "the origin's playlist \(origin) is larger than \(ByteCountText.string(PlaylistResponder.limit)); it is not served"
+            "the origin's playlist \(origin) is larger than \(ByteCountText.string(Playlist.maximumSize)); it is not served"
         }
     }
 }

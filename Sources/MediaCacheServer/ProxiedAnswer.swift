@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheHLS
 
 /// How the proxy answers a proxied resource: its bytes as they are, or, for an HLS playlist,
 /// the playlist rewritten so that every URI a player follows goes through the proxy. The one
@@ -24,7 +25,7 @@ enum ProxiedAnswer: Equatable {
         if let type, playlistTypes.contains(type) { return .playlist }
         if ["m3u8", "m3u"].contains(origin.pathExtension.lowercased()) { return .playlist }
         guard type.map(genericTypes.contains) ?? true, let length = info.totalLength, length >= 7,
-              length <= PlaylistResponder.limit else { return .bytes }
+              length <= Playlist.maximumSize else { return .bytes }
         var head = Data()
         do {
             for try await chunk in loader.read(origin, ByteRequest(offset: 0, length: 7)) { head.append(chunk.bytes) }

@@ -35,21 +35,9 @@ public struct ProxyURL: Hashable, Sendable {
     /// The proxy at `authority`, a request's `Host` such as `192.168.1.20:8080` or `[::1]:8080`
     /// (port 80 when it has none); `nil` when it is not a host and port.
     public init?(authority: String, token: String? = nil) {
-        let (name, portText): (Substring, Substring?)
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            name = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            guard after.isEmpty || after.hasPrefix(":") else { return nil }
-            portText = after.isEmpty ? nil : after.dropFirst()
-        } else {
-            let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            name = parts[0]
-            portText = parts.count > 1 ? parts[1] : nil
-        }
-        let port = portText.map { Int($0) } ?? 80
-        guard !name.isEmpty, let port, (1...65_535).contains(port),
-              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:_".contains($0)) }) else { return nil }
-        self.init(host: String(name), port: port, token: token)
+        guard let parsed = HostAndPort(Substring(authority)),
+              parsed.host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:_".contains($0)) }) else { return nil }
+        self.init(host: String(parsed.host), port: parsed.port ?? 80, token: token)
     }
 
     /// The proxy's own root, such as `http://127.0.0.1:8080/` (its status page).

@@ -26,11 +26,6 @@ public struct ByteSize: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    /// A size of `bytes` bytes, which must lie in ``range``.
-    public init(bytes: Int64) throws(InputError) {
-        self.bytes = try CheckedNumber.check(bytes, in: Self.range, field: "size", what: "a number of bytes")
-    }
-
     /// Parses `text`.
     ///
     /// - Throws: ``InputError`` naming `field` when `text` is not a size or lies outside ``range``.

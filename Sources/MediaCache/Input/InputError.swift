@@ -5,13 +5,13 @@ import Foundation
 ///
 /// Every number that reaches MediaCache from a command line or a request is parsed through one
 /// of the checked parsers (``ByteSize``, ``AgeText``, ``CheckedNumber``,
-/// ``PreloadAmount/checked(field:)``), so that no input can overflow an integer or trap.
+/// ``PreloadAmount/checked()``), so that no input can overflow an integer or trap.
 ///
 /// ```swift
 /// do {
 ///     let size = try ByteSize(parsing: "99999999999T", field: "--max-size")
 /// } catch {
-///     print(error)   // --max-size: 99999999999T is out of range; give a size from 1 B to 1 PiB …
+///     print(error)   // --max-size: 99999999999T is not accepted; give a size from 1 B to 1 PiB …
 /// }
 /// ```
 public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -49,18 +49,6 @@ public enum CheckedNumber {
     ) throws(InputError) -> Value {
         guard let value = Value(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
             throw InputError(field: field, value: text, accepted: "\(what) from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
-    }
-
-    /// `value` when it lies within `range`.
-    ///
-    /// - Throws: ``InputError`` naming `field` and the range otherwise.
-    public static func check<Value: FixedWidthInteger>(
-        _ value: Value, in range: ClosedRange<Value>, field: String, what: String
-    ) throws(InputError) -> Value {
-        guard range.contains(value) else {
-            throw InputError(field: field, value: "\(value)", accepted: "\(what) from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }

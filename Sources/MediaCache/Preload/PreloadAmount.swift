@@ -30,16 +30,16 @@ public enum PreloadAmount: Hashable, Sendable, Codable, CustomStringConvertible 
 
     /// The amount, when it ``isValid``.
     ///
-    /// - Throws: ``InputError`` naming the option or JSON field (`fieldPrefix` + `seconds` or
-    ///   `bytes`) and the accepted range.
-    public func checked(fieldPrefix: String = "") throws(InputError) -> PreloadAmount {
+    /// - Throws: ``InputError`` naming the JSON field (`seconds` or `bytes`) and the accepted
+    ///   range.
+    public func checked() throws(InputError) -> PreloadAmount {
         switch self {
         case .bytes(let count):
             guard ByteSize.range.contains(count) else {
-                throw InputError(field: fieldPrefix + "bytes", value: "\(count)", accepted: ByteSize.accepted)
+                throw InputError(field: "bytes", value: "\(count)", accepted: ByteSize.accepted)
             }
         case .seconds(let seconds):
-            _ = try CheckedNumber.seconds(seconds, in: 0...Self.maximumSeconds, excludingLower: true, field: fieldPrefix + "seconds")
+            _ = try CheckedNumber.seconds(seconds, in: 0...Self.maximumSeconds, excludingLower: true, field: "seconds")
         case .full:
             break
         }

@@ -4,6 +4,10 @@ extension Playlist {
     /// The longest line accepted; a longer one is refused rather than buffered without end.
     public static let maximumLineLength = 64 << 10
 
+    /// The largest playlist a reader should hold in memory (16 MiB): a 24-hour VOD playlist of
+    /// two-second segments is under 2 MiB.
+    public static let maximumSize: Int64 = 16 << 20
+
     /// Tags whose value is an attribute list (RFC 8216 and its second edition).
     static let attributeTags: Set<String> = [
         "EXT-X-KEY", "EXT-X-SESSION-KEY", "EXT-X-MAP", "EXT-X-MEDIA", "EXT-X-STREAM-INF", "EXT-X-I-FRAME-STREAM-INF",

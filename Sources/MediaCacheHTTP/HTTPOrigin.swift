@@ -61,15 +61,18 @@ public final class HTTPOrigin: MediaOrigin {
         if let ifRange = request.ifRange, request.rangeHeader != nil {
             outgoing.headers.replaceOrAdd(name: "If-Range", value: ifRange)
         }
+        if let etag = request.ifNoneMatch { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        if let date = request.ifModifiedSince { outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: date) }
         let response: HTTPClientResponse
         do {
             response = try await client.execute(outgoing, deadline: .distantFuture)
         } catch {
             throw OriginError.transport(TransportFailure.reason(error, url: request.url), url: request.url)
         }
-        let (kind, info) = try ResponseInterpreter(request: request)
+        var (kind, info) = try ResponseInterpreter(request: request)
             .interpret(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
-        guard request.method == .get else { return OriginResponse(kind: kind, info: info, body: .empty) }
+        if let final = response.url, final.absoluteString != request.url.absoluteString { info.finalURL = final }
+        guard request.method == .get, kind != .notModified else { return OriginResponse(kind: kind, info: info, body: .empty) }
         let url = request.url
         var chunks = response.body.makeAsyncIterator()
         return OriginResponse(kind: kind, info: info, body: OriginBody {

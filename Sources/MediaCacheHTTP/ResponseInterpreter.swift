@@ -36,6 +36,8 @@ public struct ResponseInterpreter: Sendable {
             info.acceptsRanges = true
             info.totalLength = total
             return (.partial(offset: first, length: last - first + 1), info)
+        case 304 where request.ifNoneMatch != nil || request.ifModifiedSince != nil:
+            return (.notModified, info)
         case 416:
             if case .unsatisfied(let total)? = contentRange { info.totalLength = total }
             return (.rangeNotSatisfiable, info)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MediaCache
+import MediaCacheHLS
 
 /// Answers `GET` and `HEAD` for proxy paths: maps the path to the origin URL, decides how the
 /// resource is answered (``ProxiedAnswer``), and for bytes plans the range answer against what
@@ -12,10 +13,10 @@ struct ProxyResponder: Sendable {
     let allowedHosts: HostAllowList?
     let playlists: PlaylistResponder
 
-    init(loader: MediaLoader, allowedHosts: HostAllowList?, token: String?) {
+    init(loader: MediaLoader, allowedHosts: HostAllowList?, token: String?, freshness: PlaylistFreshness) {
         self.loader = loader
         self.allowedHosts = allowedHosts
-        playlists = PlaylistResponder(loader: loader, token: token)
+        playlists = PlaylistResponder(loader: loader, token: token, freshness: freshness)
     }
 
     func respond(to request: Request, context: ProxyRequestContext) async -> Response {
@@ -33,7 +34,7 @@ struct ProxyResponder: Sendable {
             return Self.failure(error)
         }
         if await ProxiedAnswer.kind(for: origin, info: record.contentInfo, loader: loader) == .playlist {
-            return await playlists.respond(to: request, origin: origin, record: record, context: context)
+            return await playlists.respond(to: request, origin: origin, context: context)
         }
         let plan = RangeResponsePlan(range: request.headers[.range], ifRange: request.headers[.ifRange],
                                      info: record.contentInfo)
@@ -85,6 +86,8 @@ struct ProxyResponder: Sendable {
             return text(HTTPResponse.Status(code: code), "origin answered \(code)\n")
         case .origin(let failure):
             return text(.badGateway, "\(failure)\n")
+        case .tooLarge(let url, let limit):
+            return text(.badGateway, "\(url) is larger than \(ByteCountText.string(limit)); it is not served\n")
         case .store(.diskFull):
             return text(HTTPResponse.Status(code: 507), "\(error)\n")
         case .rangeNotSatisfiable, .contentChanged, .cancelled, .store:

@@ -1,4 +1,5 @@
 import MediaCache
+import MediaCacheHLS
 import Prometheus
 
 extension ProxyServer {
@@ -31,6 +32,9 @@ extension ProxyServer {
         public var accessLog: String?
         /// Where the error log is written, in the same format; `nil` writes none. Default: `nil`.
         public var errorLog: String?
+        /// How long stored HLS playlists are served before the origin is asked again (live
+        /// ones: half their target duration). Default: VOD and multivariant playlists 60 s.
+        public var playlistFreshness = PlaylistFreshness()
         /// How long responses in progress may go on once a shutdown starts; then they are
         /// closed. Default: 2 seconds.
         public var shutdownGracePeriod: Duration = .seconds(2)

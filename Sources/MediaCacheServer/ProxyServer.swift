@@ -80,7 +80,8 @@ public struct ProxyServer: Sendable {
                              onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         let router = Router(context: ProxyRequestContext.self)
         ProxyAPI(loader: loader, preloader: preloader, configuration: configuration).register(on: router)
-        let proxy = ProxyResponder(loader: loader, allowedHosts: configuration.allowedHosts, token: configuration.token)
+        let proxy = ProxyResponder(loader: loader, allowedHosts: configuration.allowedHosts, token: configuration.token,
+                                   freshness: configuration.playlistFreshness)
         router.get("/**") { request, context in await proxy.respond(to: request, context: context) }
         router.head("/**") { request, context in await proxy.respond(to: request, context: context) }
         let limits = configuration.limits

@@ -16,12 +16,14 @@ extension TestOrigin {
         let path = String(uri.split(separator: "?", maxSplits: 1).first ?? "")
         let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
         return state.withLock { state in
-            state.requests.append(Request(method: method, path: path, range: header("Range"), ifRange: header("If-Range")))
+            state.requests.append(Request(method: method, path: path, range: header("Range"), ifRange: header("If-Range"),
+                                          ifNoneMatch: header("If-None-Match")))
             if let target = state.redirects[path] {
                 return Reply(status: 302, headers: [("Location", "http://127.0.0.1:\(port)\(target)")])
             }
             let misbehavior = state.misbehaviors[path] ?? Misbehavior()
             var reply = Self.plan(method: method, rangeHeader: header("Range"), ifRange: header("If-Range"),
+                                  conditions: (header("If-None-Match"), header("If-Modified-Since")),
                                   content: state.contents[path], misbehavior: misbehavior,
                                   failuresServed: state.failuresServed[path, default: 0])
             if reply.status == 503 { state.failuresServed[path, default: 0] += 1 }
@@ -32,14 +34,18 @@ extension TestOrigin {
     }
 
     static func plan(
-        method: String, rangeHeader: String?, ifRange: String?, content: Content?,
-        misbehavior: Misbehavior, failuresServed: Int
+        method: String, rangeHeader: String?, ifRange: String?, conditions: (ifNoneMatch: String?, ifModifiedSince: String?),
+        content: Content?, misbehavior: Misbehavior, failuresServed: Int
     ) -> Reply {
         guard let content else { return Reply(status: 404) }
         if failuresServed < misbehavior.failsFirst { return Reply(status: 503) }
         if method == "HEAD", misbehavior.refusesHead { return Reply(status: 405) }
         guard method == "GET" || method == "HEAD" else { return Reply(status: 405) }
         var headers = [("Content-Type", content.mimeType), ("ETag", content.etag), ("Last-Modified", content.lastModified)]
+        // RFC 9110 §13.2.2: If-None-Match decides when present, else If-Modified-Since.
+        let unchanged = conditions.ifNoneMatch.map { $0 == content.etag }
+            ?? conditions.ifModifiedSince.map { $0 == content.lastModified } ?? false
+        if unchanged { return Reply(status: 304, headers: headers) }
         if !misbehavior.omitsAcceptRanges { headers.append(("Accept-Ranges", "bytes")) }
         let total = misbehavior.chunked ? "*" : "\(content.length)"
         let isCurrent = ifRange.map { $0 == content.etag || $0 == content.lastModified } ?? true

@@ -111,6 +111,8 @@ public final class TestOrigin: Sendable {
         public var range: String?
         /// The `If-Range` header, if sent.
         public var ifRange: String?
+        /// The `If-None-Match` header, if sent.
+        public var ifNoneMatch: String?
     }
 
     struct State {
@@ -156,9 +158,13 @@ public final class TestOrigin: Sendable {
         return origin
     }
 
-    /// Stops listening and closes every open connection.
+    /// Stops listening and closes every open connection; stopping again does nothing.
     public func stop() async throws {
-        try await channel.close()
+        do {
+            try await channel.close()
+        } catch ChannelError.alreadyClosed {
+            return
+        }
         let open = connections.withLock { connections in
             defer { connections = [:] }
             return Array(connections.values)
@@ -180,6 +186,11 @@ public final class TestOrigin: Sendable {
     /// Serves `content` at `path`.
     public func serve(_ path: String, content: Content) {
         state.withLock { $0.contents[path] = content }
+    }
+
+    /// Stops serving `path`: requests for it get `404`.
+    public func remove(_ path: String) {
+        state.withLock { $0.contents[path] = nil }
     }
 
     /// Answers requests for `path` with `302 Found` to `target` (a path on this server).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the origin said about a resource: its length, type, range support and validators.
 ///
 /// A length, once known, is the true total length taken from `Content-Range` or
@@ -13,6 +15,9 @@ public struct ContentInfo: Hashable, Sendable, Codable {
     public var etag: String?
     /// The `Last-Modified` header value, exactly as the origin sent it.
     public var lastModified: String?
+    /// Where the content was answered from after redirects, when that is not the requested URL.
+    /// Relative references inside the content (an HLS playlist's URIs) resolve against it.
+    public var finalURL: URL?
 
     /// Creates content information.
     public init(
@@ -20,14 +25,19 @@ public struct ContentInfo: Hashable, Sendable, Codable {
         mimeType: String? = nil,
         acceptsRanges: Bool = true,
         etag: String? = nil,
-        lastModified: String? = nil
+        lastModified: String? = nil,
+        finalURL: URL? = nil
     ) {
         self.totalLength = totalLength
         self.mimeType = mimeType
         self.acceptsRanges = acceptsRanges
         self.etag = etag
         self.lastModified = lastModified
+        self.finalURL = finalURL
     }
+
+    /// Whether the origin gave a validator (`ETag` or `Last-Modified`) to revalidate against.
+    public var hasValidator: Bool { etag != nil || lastModified != nil }
 
     /// The validator to send in `If-Range`: the entity tag when strong, else `Last-Modified`.
     public var ifRangeValidator: String? {

@@ -12,6 +12,8 @@ public enum LoaderError: Error, CustomStringConvertible {
     case contentChanged(key: ResourceKey, from: Generation, to: Generation)
     /// The request starts at or past the end of the resource.
     case rangeNotSatisfiable(offset: Int64, totalLength: Int64)
+    /// A resource read whole is longer than the caller accepts.
+    case tooLarge(url: URL, limit: Int64)
     /// The reader was cancelled.
     case cancelled
 
@@ -23,6 +25,7 @@ public enum LoaderError: Error, CustomStringConvertible {
             "\(key) changed on the origin (\(from) -> \(to)) while it was being read"
         case .rangeNotSatisfiable(let offset, let length):
             "offset \(offset) is not before the end of the resource (\(length) bytes)"
+        case .tooLarge(let url, let limit): "\(url) is larger than the \(limit) bytes accepted"
         case .cancelled: "the read was cancelled"
         }
     }

@@ -61,6 +61,34 @@ public final class MediaLoader: Sendable {
         return try await loader.contentRecord(purpose: purpose)
     }
 
+    /// The whole content of a small resource that may change on the origin (an HLS playlist),
+    /// no older than `maximumAge` says.
+    ///
+    /// A complete stored copy confirmed by the origin at most `maximumAge(body)` ago is the
+    /// answer as it is. Otherwise the origin is asked, with the stored validators when there
+    /// are any: `304 Not Modified` confirms the copy; a new body replaces it in a new
+    /// generation, so old and new never mix. When the origin cannot be reached or fails (a
+    /// transport failure, a 5xx), the stored copy is the answer, marked
+    /// ``RevalidatedContent/isStale``; without one, the failure is thrown.
+    ///
+    /// ```swift
+    /// let playlist = try await loader.revalidatedContent(of: url, maximumLength: 16 << 20) { body in
+    ///     isLive(body) ? .seconds(3) : .seconds(60)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``LoaderError/tooLarge(url:limit:)`` past `maximumLength` bytes.
+    public func revalidatedContent(
+        of url: URL, maximumLength: Int64, purpose: ReadPurpose = .playback,
+        maximumAge: @escaping @Sendable (Data) -> Duration
+    ) async throws(LoaderError) -> RevalidatedContent {
+        let loader = acquire(url)
+        defer { release(store.key(for: url)) }
+        let content = try await loader.revalidatedContent(maximumLength: maximumLength, maximumAge: maximumAge)
+        recorder.delivered(content.chunk, of: content.record.key, for: purpose)
+        return content
+    }
+
     /// The bytes of `request`, in chunks of at most ``LoaderConfiguration/chunkSize``.
     ///
     /// Nothing happens until the sequence is iterated. A reader that stops iterating, or whose

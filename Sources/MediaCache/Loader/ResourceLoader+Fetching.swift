@@ -33,6 +33,8 @@ extension ResourceLoader {
                 plan.becomeSequential()
             }
             return nil
+        case .notModified:
+            throw .origin(.invalidResponse("304 Not Modified to a request without validators", url: url))
         case .partial(let offset, let length):
             guard offset == requestedOffset else {
                 throw .origin(.invalidResponse("Content-Range starts at \(offset), not at the requested \(requestedOffset)", url: url))
@@ -56,17 +58,21 @@ extension ResourceLoader {
     private func record(_ info: ContentInfo, replacing before: ResourceRecord?) throws(LoaderError) -> Generation {
         let generation: Generation
         do { generation = try store.setContentInfo(info, for: url) } catch { throw .store(error) }
-        if let old = before?.generation, old != generation {
-            configuration.logger.info("content changed on the origin", metadata: ["key": "\(key)", "generation": "\(generation)"])
-            for (id, reader) in readers {
-                if let delivered = reader.generation, delivered != generation {
-                    readers[id]?.failure = .contentChanged(key: key, from: delivered, to: generation)
-                }
-            }
-            cancel(Array(fetchTasks.keys))
-            wakeReaders()
-        }
+        if let old = before?.generation, old != generation { contentMoved(to: generation) }
         return generation
+    }
+
+    /// The stored content moved to `generation`: readers that got bytes of another one fail
+    /// with ``LoaderError/contentChanged(key:from:to:)`` and every fetch stops.
+    func contentMoved(to generation: Generation) {
+        configuration.logger.info("content changed on the origin", metadata: ["key": "\(key)", "generation": "\(generation)"])
+        for (id, reader) in readers {
+            if let delivered = reader.generation, delivered != generation {
+                readers[id]?.failure = .contentChanged(key: key, from: delivered, to: generation)
+            }
+        }
+        cancel(Array(fetchTasks.keys))
+        wakeReaders()
     }
 
     /// A fetch wrote everything before `position`; returns whether it should go on, after

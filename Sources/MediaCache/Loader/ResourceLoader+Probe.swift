@@ -65,7 +65,7 @@ extension ResourceLoader {
     }
 
     /// Sends `request`, retrying transient failures as the retry policy says.
-    private func fetchWithRetries(_ request: OriginRequest) async throws(LoaderError) -> OriginResponse {
+    func fetchWithRetries(_ request: OriginRequest) async throws(LoaderError) -> OriginResponse {
         var attempt = 1
         while true {
             do {

@@ -38,6 +38,8 @@ actor ResourceLoader {
     /// Fetches paused because they are ``LoaderConfiguration/readahead`` ahead of their readers.
     var pausedFetches: [FetchID: CheckedContinuation<Void, Never>] = [:]
     var probe: Task<ResourceRecord, any Error>?
+    /// The revalidation under way, shared by every caller that needs one meanwhile.
+    var revalidation: Task<RevalidatedContent, any Error>?
     private var nextReaderID = 0
 
     init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration,

@@ -30,6 +30,11 @@ public struct OriginRequest: Hashable, Sendable {
     public var end: Int64?
     /// Sent as `If-Range` so that a changed resource answers `200` with the new content.
     public var ifRange: String?
+    /// Sent as `If-None-Match` (an entity tag) and `If-Modified-Since` (a `Last-Modified`
+    /// date): an unchanged resource answers ``OriginResponse/Kind/notModified``.
+    public var ifNoneMatch: String?
+    /// See ``ifNoneMatch``.
+    public var ifModifiedSince: String?
 
     /// Creates a request.
     public init(url: URL, method: Method = .get, offset: Int64? = nil, end: Int64? = nil, ifRange: String? = nil) {
@@ -38,6 +43,15 @@ public struct OriginRequest: Hashable, Sendable {
         self.offset = offset
         self.end = end
         self.ifRange = ifRange
+    }
+
+    /// A `GET` of the whole resource that the origin answers with
+    /// ``OriginResponse/Kind/notModified`` while `stored`'s validators still match.
+    public static func revalidation(of url: URL, stored: ContentInfo) -> OriginRequest {
+        var request = OriginRequest(url: url)
+        request.ifNoneMatch = stored.etag
+        request.ifModifiedSince = stored.lastModified
+        return request
     }
 
     /// The `Range` header value, if the request has one.
@@ -57,6 +71,8 @@ public struct OriginResponse {
         case full
         /// `416`: nothing at the requested offset; the resource ends before it.
         case rangeNotSatisfiable
+        /// `304`: the validators of a conditional request still match; there is no body.
+        case notModified
     }
 
     /// How to read the body.

@@ -8,20 +8,28 @@ extension MediaStore {
     @discardableResult
     public func invalidate(_ key: ResourceKey) throws(MediaStoreError) -> Generation {
         let slot = try slot(for: key)
-        return try startNewGeneration(of: slot, info: slot.state.withLock(\.info))
+        return try startNewGeneration(of: slot, info: slot.state.withLock(\.info), validatedAt: nil)
     }
 
+    /// Moves `slot` to a new generation described by `info`, which the origin confirmed at
+    /// `validatedAt` (`nil`: not confirmed, so due for revalidation).
+    ///
     /// The index forgets the spans first, then the file is cut: a crash in between leaves
     /// bytes the index does not claim, never the reverse.
-    func startNewGeneration(of slot: ResourceSlot, info: ContentInfo) throws(MediaStoreError) -> Generation {
+    func startNewGeneration(
+        of slot: ResourceSlot, info: ContentInfo, validatedAt: Date?
+    ) throws(MediaStoreError) -> Generation {
         try slot.io.withExclusiveLock { () throws(MediaStoreError) -> Generation in
             let (current, isRemoved) = slot.state.withLock { ($0.generation, $0.isRemoved) }
             guard !isRemoved else { throw .unknownResource(slot.key) }
             let next = current.next
-            try indexOperation("start generation") { try index.startGeneration(next, id: slot.id, info: info) }
+            try indexOperation("start generation") {
+                try index.startGeneration(next, id: slot.id, info: info, validatedAt: validatedAt)
+            }
             slot.state.withLock { state in
                 state.generation = next
                 state.info = info
+                state.validatedAt = validatedAt
                 state.committed = ByteRangeSet()
                 state.pending = ByteRangeSet()
                 state.available = ByteRangeSet()

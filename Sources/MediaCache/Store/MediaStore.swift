@@ -101,7 +101,7 @@ public final class MediaStore: Sendable {
         guard let slot = try existingSlot(for: key) else { return nil }
         return slot.state.withLock { state in
             ResourceRecord(key: key, url: slot.url, contentInfo: state.info, generation: state.generation,
-                           isPinned: state.isPinned, available: state.available)
+                           isPinned: state.isPinned, available: state.available, validatedAt: state.validatedAt)
         }
     }
 
@@ -126,7 +126,7 @@ public final class MediaStore: Sendable {
         let slot = try slot(for: key, creatingFrom: url, info: info)
         let (stored, generation) = slot.state.withLock { ($0.info, $0.generation) }
         if stored.isDifferentVersion(from: info) {
-            return try startNewGeneration(of: slot, info: info)
+            return try startNewGeneration(of: slot, info: info, validatedAt: clock.now())
         }
         let merged = stored.merged(with: info)
         guard merged != stored else { return generation }
@@ -211,6 +211,6 @@ extension ContentInfo {
     func merged(with newer: ContentInfo) -> ContentInfo {
         ContentInfo(totalLength: newer.totalLength ?? totalLength, mimeType: newer.mimeType ?? mimeType,
                     acceptsRanges: newer.acceptsRanges, etag: newer.etag ?? etag,
-                    lastModified: newer.lastModified ?? lastModified)
+                    lastModified: newer.lastModified ?? lastModified, finalURL: newer.finalURL ?? finalURL)
     }
 }

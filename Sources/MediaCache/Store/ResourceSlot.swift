@@ -19,6 +19,8 @@ final class ResourceSlot: Sendable {
         /// The latest access not yet recorded in the index.
         var unrecordedAccess: Date?
         var lastAccess: Date
+        /// When the origin last confirmed ``info``; `nil` when never recorded.
+        var validatedAt: Date?
         var isRemoved = false
         var file: (any RandomAccessFile)?
         var fileUsers = 0
@@ -37,7 +39,8 @@ final class ResourceSlot: Sendable {
         url = resource.url
         self.path = path
         state = Locked(State(info: resource.info, generation: resource.generation, isPinned: resource.isPinned,
-                             committed: committed, available: committed, lastAccess: resource.lastAccess))
+                             committed: committed, available: committed, lastAccess: resource.lastAccess,
+                             validatedAt: resource.validatedAt))
     }
 
     /// Runs `body` with the open data file, opening it on first use.

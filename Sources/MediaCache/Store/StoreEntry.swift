@@ -105,4 +105,14 @@ public struct ResourceRecord: Hashable, Sendable {
     public var isPinned: Bool
     /// The byte ranges that can be read now.
     public var available: ByteRangeSet
+    /// When the origin last confirmed ``contentInfo`` (a fetch that created the resource or a
+    /// new generation, or a revalidation); `nil` for resources stored by a version that did
+    /// not record it.
+    public var validatedAt: Date?
+
+    /// Whether every byte of a resource of known length can be read now.
+    public var isComplete: Bool {
+        guard let length = contentInfo.totalLength else { return false }
+        return available.contiguousLength(from: 0) >= length
+    }
 }

@@ -29,6 +29,15 @@ extension StoreIndex {
                 CREATE INDEX resource_last_access ON resource(last_access);
                 """)
         }
+        // v2: when the origin last confirmed each resource (nothing is known of resources
+        // stored before, so they count as never confirmed), and where it answered from after
+        // redirects.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE resource ADD COLUMN validated_at REAL;
+                ALTER TABLE resource ADD COLUMN final_url TEXT;
+                """)
+        }
         return migrator
     }
 }

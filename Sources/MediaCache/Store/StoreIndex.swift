@@ -13,6 +13,8 @@ final class StoreIndex: Sendable {
         var generation: Generation
         var isPinned: Bool
         var lastAccess: Date
+        /// When the origin last confirmed the content; `nil` when never recorded.
+        var validatedAt: Date?
     }
 
     /// Spans and access times to record in one transaction.
@@ -74,13 +76,14 @@ final class StoreIndex: Sendable {
             try db.execute(
                 sql: """
                     INSERT INTO resource (key, url, total_length, mime_type, accepts_ranges, etag, last_modified,
-                                          generation, pinned, last_access)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+                                          final_url, generation, pinned, last_access, validated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
                     """,
                 arguments: [key.rawValue, url, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
-                            info.lastModified, Generation.initial.value, now.timeIntervalSince1970])
+                            info.lastModified, info.finalURL?.absoluteString, Generation.initial.value,
+                            now.timeIntervalSince1970, now.timeIntervalSince1970])
             return Resource(id: db.lastInsertedRowID, key: key, url: url, info: info,
-                            generation: .initial, isPinned: false, lastAccess: now)
+                            generation: .initial, isPinned: false, lastAccess: now, validatedAt: now)
         }
     }
 
@@ -88,25 +91,35 @@ final class StoreIndex: Sendable {
         try pool.write { db in
             try db.execute(
                 sql: """
-                    UPDATE resource SET total_length = ?, mime_type = ?, accepts_ranges = ?, etag = ?, last_modified = ?
+                    UPDATE resource SET total_length = ?, mime_type = ?, accepts_ranges = ?, etag = ?, last_modified = ?,
+                                        final_url = ?
                     WHERE id = ?
                     """,
-                arguments: [info.totalLength, info.mimeType, info.acceptsRanges, info.etag, info.lastModified, id])
+                arguments: [info.totalLength, info.mimeType, info.acceptsRanges, info.etag, info.lastModified,
+                            info.finalURL?.absoluteString, id])
         }
     }
 
-    /// Moves the resource to `generation` with `info`, forgetting every span.
-    func startGeneration(_ generation: Generation, id: Int64, info: ContentInfo) throws {
+    /// Moves the resource to `generation` with `info`, confirmed by the origin at
+    /// `validatedAt`, forgetting every span.
+    func startGeneration(_ generation: Generation, id: Int64, info: ContentInfo, validatedAt: Date?) throws {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM span WHERE resource_id = ?", arguments: [id])
             try db.execute(
                 sql: """
                     UPDATE resource SET generation = ?, total_length = ?, mime_type = ?, accepts_ranges = ?, etag = ?,
-                                        last_modified = ?
+                                        last_modified = ?, final_url = ?, validated_at = ?
                     WHERE id = ?
                     """,
                 arguments: [generation.value, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
-                            info.lastModified, id])
+                            info.lastModified, info.finalURL?.absoluteString, validatedAt?.timeIntervalSince1970, id])
+        }
+    }
+
+    func setValidated(at time: Date, id: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE resource SET validated_at = ? WHERE id = ?",
+                           arguments: [time.timeIntervalSince1970, id])
         }
     }
 
@@ -194,10 +207,11 @@ final class StoreIndex: Sendable {
             url: row["url"],
             info: ContentInfo(totalLength: row["total_length"], mimeType: row["mime_type"],
                               acceptsRanges: row["accepts_ranges"], etag: row["etag"],
-                              lastModified: row["last_modified"]),
+                              lastModified: row["last_modified"], finalURL: (row["final_url"] as String?).flatMap(URL.init)),
             generation: Generation(row["generation"]),
             isPinned: row["pinned"],
-            lastAccess: Date(timeIntervalSince1970: row["last_access"]))
+            lastAccess: Date(timeIntervalSince1970: row["last_access"]),
+            validatedAt: (row["validated_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 }
 

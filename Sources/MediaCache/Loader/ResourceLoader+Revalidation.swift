@@ -1,0 +1,102 @@
+import Foundation
+
+extension ResourceLoader {
+    /// The whole content, confirmed by the origin within the age `maximumAge` allows for it.
+    ///
+    /// Concurrent callers share one revalidation.
+    func revalidatedContent(
+        maximumLength: Int64, maximumAge: @escaping @Sendable (Data) -> Duration
+    ) async throws(LoaderError) -> RevalidatedContent {
+        let task = revalidation ?? Task { try await self.revalidate(maximumLength: maximumLength, maximumAge: maximumAge) }
+        revalidation = task
+        defer { if revalidation == task { revalidation = nil } }
+        do {
+            return try await task.value
+        } catch {
+            throw error as? LoaderError ?? .origin(.transport("\(error)", url: url))
+        }
+    }
+
+    private func revalidate(
+        maximumLength: Int64, maximumAge: @Sendable (Data) -> Duration
+    ) async throws(LoaderError) -> RevalidatedContent {
+        if let length = try storedRecord()?.contentInfo.totalLength, length > maximumLength {
+            throw .tooLarge(url: url, limit: maximumLength)
+        }
+        guard let stored = try storedCopy(maximumLength: maximumLength) else {
+            return try await replace(with: fetchWithRetries(OriginRequest(url: url)), maximumLength: maximumLength)
+        }
+        if let age = stored.age, age <= maximumAge(stored.body) { return stored }
+        // One attempt: when the origin fails, the stored copy is the answer, at once.
+        let info = stored.record.contentInfo
+        let request = info.hasValidator ? OriginRequest.revalidation(of: url, stored: info) : OriginRequest(url: url)
+        let response: OriginResponse
+        do {
+            response = try await origin.fetch(request)
+        } catch {
+            let failure = error as? OriginError ?? .transport("\(error)", url: url)
+            return try stale(stored, failure)
+        }
+        if case .notModified = response.kind {
+            do { try store.markValidated(key) } catch { throw .store(error) }
+            return RevalidatedContent(record: try storedRecord() ?? stored.record, body: stored.body, source: .cache, age: .zero)
+        }
+        do throws(LoaderError) {
+            return try await replace(with: response, maximumLength: maximumLength)
+        } catch .origin(let failure) where failure.isTransient {
+            return try stale(stored, failure)
+        }
+    }
+
+    /// The complete stored copy, `nil` when there is none.
+    private func storedCopy(maximumLength: Int64) throws(LoaderError) -> RevalidatedContent? {
+        guard let record = try storedRecord(), record.isComplete, let length = record.contentInfo.totalLength else {
+            return nil
+        }
+        let body: Data
+        do { body = try store.read(ByteRange(0, length), from: key, generation: record.generation) } catch { throw .store(error) }
+        let age = record.validatedAt.map { Duration.seconds(max(0, configuration.clock.now().timeIntervalSince($0))) }
+        return RevalidatedContent(record: record, body: body, source: .cache, age: age)
+    }
+
+    /// The stored copy served without confirmation: only when the origin is unreachable or
+    /// failing (transport failures, 5xx); other answers, such as `404`, are passed on.
+    private func stale(_ stored: RevalidatedContent, _ failure: OriginError) throws(LoaderError) -> RevalidatedContent {
+        guard failure.isTransient else { throw .origin(failure) }
+        configuration.logger.notice("origin unreachable; serving the stored copy",
+                                    metadata: ["key": "\(key)", "error": "\(failure)"])
+        var stale = stored
+        stale.staleReason = .origin(failure)
+        return stale
+    }
+
+    /// Reads the whole body of `response` and stores it in place of the stored content.
+    private func replace(with response: OriginResponse, maximumLength: Int64) async throws(LoaderError) -> RevalidatedContent {
+        switch response.kind {
+        case .full, .partial(offset: 0, _):
+            break
+        case .partial, .rangeNotSatisfiable, .notModified:
+            throw .origin(.invalidResponse("a request for the whole resource was answered with \(response.kind)", url: url))
+        }
+        if let length = response.info.totalLength, length > maximumLength { throw .tooLarge(url: url, limit: maximumLength) }
+        var body = Data()
+        do {
+            for try await chunk in response.body {
+                body.append(chunk)
+                if Int64(body.count) > maximumLength { throw LoaderError.tooLarge(url: url, limit: maximumLength) }
+            }
+        } catch let error as LoaderError {
+            throw error
+        } catch {
+            throw .origin(error as? OriginError ?? .transport("\(error)", url: url))
+        }
+        guard !body.isEmpty else { throw .origin(.invalidResponse("the body is empty", url: url)) }
+        statistics.fetchedFromOrigin(body.count, of: key)
+        let before = try storedRecord()?.generation
+        let generation: Generation
+        do { generation = try store.replaceContent(of: url, with: body, info: response.info) } catch { throw .store(error) }
+        if let before, before != generation { contentMoved(to: generation) }
+        guard let record = try storedRecord() else { throw .store(.unknownResource(key)) }
+        return RevalidatedContent(record: record, body: body, source: .network, age: .zero)
+    }
+}

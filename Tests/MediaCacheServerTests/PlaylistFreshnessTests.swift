@@ -1,0 +1,95 @@
+import Foundation
+import MediaCache
+import MediaCacheHLS
+import MediaCacheServer
+import MediaCacheTesting
+import Testing
+
+/// Playlists stay as fresh as RFC 8216 asks through the proxy: a live window is never older
+/// than half its target duration while the origin answers, the last copy is served with its
+/// `Age` when the origin is gone, a changed VOD playlist replaces the old one, and a
+/// redirected playlist resolves against where it was answered from.
+@Suite(.timeLimit(.minutes(2))) struct PlaylistFreshnessTests {
+    /// A live window of three one-second segments starting at `sequence`.
+    static func window(_ sequence: Int, targetDuration: Int = 1) -> TestOrigin.Content {
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(targetDuration)\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n"
+        for number in sequence..<(sequence + 3) { text += "#EXTINF:1.0,\nsegment\(number).ts\n" }
+        return .data(Data(text.utf8), mimeType: "application/vnd.apple.mpegurl")
+    }
+
+    static func sequence(_ answer: ProxyHarness.Answer) -> Int? {
+        String(decoding: answer.body, as: UTF8.self).firstMatch(of: /#EXT-X-MEDIA-SEQUENCE:(\d+)/).flatMap { Int($0.1) }
+    }
+
+    @Test func aSlidingLiveWindowIsNeverServedOlderThanHalfItsTargetDuration() async throws {
+        try await ProxyHarness.run { proxy in
+            proxy.origin.serve("/live/index.m3u8", content: Self.window(0))
+            #expect(Self.sequence(try await proxy.request(proxy.proxied("/live/index.m3u8"))) == 0)
+            for sequence in 1...4 {
+                proxy.origin.serve("/live/index.m3u8", content: Self.window(sequence))
+                // Half the target duration (0.5 s) and a little more: the copy is due.
+                try await Task.sleep(for: .milliseconds(600))
+                let answer = try await proxy.request(proxy.proxied("/live/index.m3u8"))
+                #expect(answer.status == 200)
+                #expect(Self.sequence(answer) == sequence, "window \(sequence) is live on the origin")
+                #expect(String(decoding: answer.body, as: UTF8.self).contains("/live/segment\(sequence + 2).ts"))
+            }
+            let revalidations = proxy.origin.requests(for: "/live/index.m3u8").filter { $0.ifNoneMatch != nil }
+            #expect(revalidations.count == 4, "each reload asked the origin with the stored validator")
+        }
+    }
+
+    @Test func aLivePlaylistWithinHalfItsTargetDurationCostsTheOriginNothing() async throws {
+        try await ProxyHarness.run { proxy in
+            proxy.origin.serve("/live/index.m3u8", content: Self.window(7, targetDuration: 60))
+            _ = try await proxy.request(proxy.proxied("/live/index.m3u8"))
+            let asked = proxy.origin.requests(for: "/live/index.m3u8").count
+            let again = try await proxy.request(proxy.proxied("/live/index.m3u8"))
+            #expect(Self.sequence(again) == 7)
+            #expect(proxy.origin.requests(for: "/live/index.m3u8").count == asked, "30 s of freshness")
+        }
+    }
+
+    @Test func theLastCopyIsServedWithItsAgeWhenTheOriginIsGone() async throws {
+        try await ProxyHarness.run { proxy in
+            proxy.origin.serve("/live/index.m3u8", content: Self.window(3))
+            let online = try await proxy.request(proxy.proxied("/live/index.m3u8"))
+            try await proxy.origin.stop()
+            try await Task.sleep(for: .milliseconds(1_100))
+            let offline = try await proxy.request(proxy.proxied("/live/index.m3u8"))
+            #expect(offline.status == 200 && offline.body == online.body)
+            let age = try #require(offline.headers["age"].flatMap { Int($0) }, "the copy says how old it is")
+            #expect(age >= 1)
+        }
+    }
+
+    @Test func aChangedVODPlaylistReplacesTheOldOneWhole() async throws {
+        try await ProxyHarness.run(configure: { $0.playlistFreshness = PlaylistFreshness(staticMaximumAge: .zero) }) { proxy in
+            let old = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nold0.ts\n#EXTINF:4,\nold1.ts\n#EXT-X-ENDLIST\n"
+            let new = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nnew0.ts\n#EXT-X-ENDLIST\n"
+            proxy.origin.serve("/vod/index.m3u8", content: .data(Data(old.utf8), mimeType: "application/vnd.apple.mpegurl"))
+            let first = String(decoding: try await proxy.request(proxy.proxied("/vod/index.m3u8")).body, as: UTF8.self)
+            #expect(first.contains("/vod/old1.ts"))
+            proxy.origin.serve("/vod/index.m3u8", content: .data(Data(new.utf8), mimeType: "application/vnd.apple.mpegurl"))
+            let second = String(decoding: try await proxy.request(proxy.proxied("/vod/index.m3u8")).body, as: UTF8.self)
+            let prefix = "/http/127.0.0.1:\(proxy.origin.port)/vod"
+            #expect(second == "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n\(prefix)/new0.ts\n#EXT-X-ENDLIST\n")
+        }
+    }
+
+    @Test func aRedirectedPlaylistPlaysThroughTheProxyAndAgainOffline() async throws {
+        try await ProxyHarness.run { proxy in
+            let files = try await TestHLS(seconds: 6).make(in: proxy.directory.path)
+            for (path, data) in files { proxy.origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
+            proxy.origin.redirect("/watch/index.m3u8", to: "/hls/index.m3u8")
+            let direct = try await HLSShapesTests.md5(proxy.origin.url("/watch/index.m3u8").absoluteString)
+            #expect(direct.hasPrefix("MD5="))
+
+            let rewritten = String(decoding: try await proxy.request(proxy.proxied("/watch/index.m3u8")).body, as: UTF8.self)
+            #expect(rewritten.contains("/hls/segment0.ts"), "URIs resolve against the playlist's final URL")
+            #expect(try await HLSShapesTests.md5(proxy.proxied("/watch/index.m3u8")) == direct)
+            try await proxy.origin.stop()
+            #expect(try await HLSShapesTests.md5(proxy.proxied("/watch/index.m3u8")) == direct, "offline, from the cache")
+        }
+    }
+}

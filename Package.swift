@@ -110,6 +110,7 @@ let package = Package(
             name: "MediaCacheCLI",
             dependencies: [
                 "MediaCache",
+                "MediaCacheHLS",
                 "MediaCacheHTTP",
                 "MediaCacheServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -31,6 +31,10 @@ enum CheckedOptions {
         try seconds(text, field: "--shutdown-grace", in: 0...3_600, excludingLower: false)
     }
 
+    static func playlistAge(_ text: String) throws -> Double {
+        try seconds(text, field: "--playlist-max-age", in: 0...86_400, excludingLower: false)
+    }
+
     private static func seconds(_ text: String, field: String, in range: ClosedRange<Double>, excludingLower: Bool) throws -> Double {
         try refusing { () throws(InputError) in
             let value = Double(text.trimmingCharacters(in: .whitespaces)) ?? .nan

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaCache
+import MediaCacheHLS
 import MediaCacheHTTP
 import MediaCacheServer
 import Prometheus
@@ -46,6 +47,12 @@ struct ServeCommand: AsyncParsableCommand {
             + "a second signal closes them at once. (default: 2)", valueName: "seconds"),
             transform: CheckedOptions.gracePeriod)
     var shutdownGrace: Double = 2
+
+    @Option(name: .customLong("playlist-max-age"), parsing: .unconditional, help: ArgumentHelp(
+        "Serve a cached VOD or multivariant HLS playlist this many seconds (0 to 86400) before asking the origin "
+            + "whether it changed; live playlists are asked every half target duration. (default: 60)", valueName: "seconds"),
+            transform: CheckedOptions.playlistAge)
+    var playlistMaxAge: Double = 60
 
     @Flag(inversion: .prefixedNo, help: "Write access.log (W3C extended format) in the cache directory.")
     var accessLog = true
@@ -96,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.errorLog = errorLog ? cache.directory + "/error.log" : nil
         configuration.allowedHosts = try allowList()
         configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1_000))
+        configuration.playlistFreshness = PlaylistFreshness(staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)))
 
         let store = try MediaStore.open(at: cache.directory, configuration: storage)
         let origin = HTTPOrigin()

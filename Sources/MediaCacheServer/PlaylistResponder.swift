@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import MediaCache
 import MediaCacheHLS
 
@@ -10,11 +11,13 @@ import MediaCacheHLS
 /// serves it with every URI a player follows routed through the proxy, as a path from the
 /// proxy's root (`/t/<token>/https/cdn.example/v/seg1.ts`), so that it resolves against
 /// whatever address the player used. URIs resolve against the URL the origin answered from
-/// after redirects. Every variant and rendition is kept.
+/// after redirects. Every variant and rendition is kept. What the playlist names is recorded as
+/// one asset in the store.
 struct PlaylistResponder: Sendable {
     let loader: MediaLoader
     let token: String?
     let freshness: PlaylistFreshness
+    private var logger: Logger { loader.store.configuration.logger }
 
     func respond(to request: Request, origin: URL, context: ProxyRequestContext) async -> Response {
         let content: RevalidatedContent
@@ -32,6 +35,11 @@ struct PlaylistResponder: Sendable {
             return ProxyResponder.text(.badGateway, "the origin's playlist \(origin) cannot be read: \(error)\n")
         }
         let base = content.record.contentInfo.finalURL ?? origin
+        do {
+            try loader.store.recordAsset(of: playlist, at: origin, base: base, generation: content.record.generation)
+        } catch {
+            logger.warning("playlist not recorded as part of an asset", metadata: ["url": "\(origin)", "error": "\(error)"])
+        }
         let route = PlaylistRoute(playlist: base, token: token)
         let rewritten = PlaylistRewriter.rewritten(playlist, base: base, route: route.path(for:))
         let text = ByteBuffer(string: rewritten.text)

@@ -36,6 +36,7 @@ import Testing
         (["serve", "--port", "99999"], "from 0 to 65535"),
         (["serve", "--port", "-1"], "from 0 to 65535"),
         (["serve", "--shutdown-grace", "1e18"], "up to 3600"),
+        (["serve", "--playlist-max-age", "-1"], "--playlist-max-age"),
         (["serve", "--allow-host", "127.0.0.1:99999"], "not a host pattern"),
         (["serve", "--allow-host", "https://cdn.example.com"], "not a host pattern"),
         (["serve", "--allow-host", ""], "an empty host is not a host pattern"),

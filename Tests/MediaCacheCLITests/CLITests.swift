@@ -55,6 +55,35 @@ import Testing
         #expect(table.output.contains("https://origin.test/a.mp4"))
     }
 
+    @Test func anHLSAssetIsListedAsOneEntryWithItsPlaylistsAndRemovedWhole() throws {
+        defer { directory.remove() }
+        let store = try MediaStore.open(at: directory.path)
+        let base = "https://origin.test/film/"
+        try store.recordAsset(URL(string: base + "master.m3u8")!, playlists: [
+            AssetPlaylist(url: URL(string: base + "hd.m3u8")!, kind: .variant, name: "1280x720 2.5 Mbit/s"),
+        ])
+        try store.recordPlaylist(URL(string: base + "hd.m3u8")!, generation: .initial, members: (0..<3).map {
+            AssetMember(url: URL(string: base + "s\($0).ts")!, role: .segment, duration: 4)
+        })
+        for name in ["master.m3u8", "hd.m3u8", "s0.ts", "s1.ts"] {
+            let url = URL(string: base + name)!
+            let generation = try store.setContentInfo(ContentInfo(totalLength: 100), for: url)
+            try store.write(Data(count: 100), at: 0, to: store.key(for: url), generation: generation)
+        }
+        try store.close()
+
+        let table = try mediacache("ls")
+        #expect(table.status == 0, "\(table.errorOutput)")
+        #expect(table.output.contains("HLS") && table.output.contains(base + "master.m3u8"))
+        #expect(table.output.contains("variant 1280x720 2.5 Mbit/s: 8 of 12 s"), "\(table.output)")
+        #expect(!table.output.contains("s0.ts"), "members only on request")
+        #expect(try mediacache("ls", "--members").output.contains(base + "s0.ts"))
+
+        let removal = try mediacache("rm", base + "master.m3u8")
+        #expect(removal.output.contains("and the 3 other resources of its asset"), "\(removal.output)\(removal.errorOutput)")
+        #expect(try mediacache("ls", "--json").output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+
     @Test func removesByURLOrKeyAndClearsAllButPinned() throws {
         defer { directory.remove() }
         try populate()

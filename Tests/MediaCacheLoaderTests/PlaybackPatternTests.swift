@@ -51,7 +51,9 @@ import Testing
     @Test func aContentChangeNeverMixesVersions() async throws {
         try await LoaderHarness.run { harness in
             let length: Int64 = 3_000_000
-            let old = harness.serve("/clip.mp4", length: length, misbehavior: .init(bytesPerSecond: 4_000_000))
+            // Slow enough that the old version's fetch is far from offset 2,000,000 (4 s) when
+            // the probe below asks for it, however loaded the machine.
+            let old = harness.serve("/clip.mp4", length: length, misbehavior: .init(bytesPerSecond: 500_000))
             let url = harness.origin.url("/clip.mp4")
 
             // A reader streams the old version...
@@ -64,6 +66,7 @@ import Testing
             let new = try #require(harness.origin.content(of: "/clip.mp4"))
             let probe = try await harness.read("/clip.mp4", ByteRequest(offset: 2_000_000, length: 100_000))
             #expect(Bytes(probe.bytes) == Bytes(new.bytes(in: 2_000_000..<2_100_000)))
+            harness.origin.setMisbehavior(.init(), for: "/clip.mp4")
 
             await #expect {
                 while let chunk = try await iterator.next() { streamed.append(chunk.bytes) }

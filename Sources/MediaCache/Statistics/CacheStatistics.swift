@@ -49,6 +49,15 @@ public struct CacheStatistics: Hashable, Sendable, Codable {
         bytesServed == 0 ? nil : Double(bytesFromCache) / Double(bytesServed)
     }
 
+    /// The counts of `lhs` and `rhs` added, for a roll-up such as an HLS asset's.
+    public static func + (lhs: CacheStatistics, rhs: CacheStatistics) -> CacheStatistics {
+        CacheStatistics(bytesFromCache: lhs.bytesFromCache + rhs.bytesFromCache,
+                        bytesFromNetwork: lhs.bytesFromNetwork + rhs.bytesFromNetwork,
+                        bytesFromOrigin: lhs.bytesFromOrigin + rhs.bytesFromOrigin,
+                        bytesPreloaded: lhs.bytesPreloaded + rhs.bytesPreloaded,
+                        bytesPreloadedPlayed: lhs.bytesPreloadedPlayed + rhs.bytesPreloadedPlayed)
+    }
+
     private enum CodingKeys: String, CodingKey {
         case bytesFromCache, bytesFromNetwork, bytesFromOrigin, bytesPreloaded, bytesPreloadedPlayed
         case bytesServed, bytesSaved, bytesPreloadedUnplayed, hitRatio

@@ -38,6 +38,41 @@ extension StoreIndex {
                 ALTER TABLE resource ADD COLUMN final_url TEXT;
                 """)
         }
+        // v3: HLS assets. An asset is named by its top playlist (the multivariant playlist, or
+        // a media playlist played on its own); it lists its media playlists and, per playlist,
+        // the segments, keys and init sections they name. Members are recorded by key, so they
+        // may be listed before they are stored, and stay listed after they are evicted.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE asset (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    key TEXT NOT NULL UNIQUE,
+                    url TEXT NOT NULL
+                );
+                CREATE TABLE asset_playlist (
+                    asset_id INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    recorded_generation INTEGER,
+                    PRIMARY KEY (asset_id, key)
+                );
+                CREATE INDEX asset_playlist_key ON asset_playlist(key);
+                CREATE TABLE asset_member (
+                    asset_id INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    playlist_key TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    duration REAL,
+                    range_start INTEGER,
+                    range_end INTEGER
+                );
+                CREATE UNIQUE INDEX asset_member_identity ON asset_member(asset_id, playlist_key, key, IFNULL(range_start, -1));
+                CREATE INDEX asset_member_key ON asset_member(key);
+                """)
+        }
         return migrator
     }
 }

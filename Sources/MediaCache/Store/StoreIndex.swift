@@ -29,7 +29,7 @@ final class StoreIndex: Sendable {
         var accessTimes: [Int64: Date] = [:]
     }
 
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     init(path: String) throws {
         var configuration = Configuration()
@@ -219,8 +219,15 @@ final class StoreIndex: Sendable {
 enum StoreIndexError: Error, CustomStringConvertible {
     /// The index predates this version's schema; opening the store with write access migrates it.
     case olderSchema
+    /// An asset row just written could not be read back.
+    case missingAsset(ResourceKey)
 
     var description: String {
-        "the cache index was written by an older version of MediaCache; open it once with write access to migrate it"
+        switch self {
+        case .olderSchema:
+            "the cache index was written by an older version of MediaCache; open it once with write access to migrate it"
+        case .missingAsset(let key):
+            "the asset \(key) was recorded but cannot be read back"
+        }
     }
 }

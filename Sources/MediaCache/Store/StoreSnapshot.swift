@@ -15,6 +15,8 @@ public struct StoreSnapshot: Sendable {
     public let directory: String
     /// Every stored resource, most recently used first.
     public let entries: [StoreEntry]
+    /// Every recorded HLS asset, with what the index holds of it.
+    public let assets: [StoreAsset]
     private let ranges: [ResourceKey: ByteRangeSet]
 
     /// Reads the index in `directory`.
@@ -37,8 +39,9 @@ public struct StoreSnapshot: Sendable {
                                   totalLength: resource.info.totalLength, mimeType: resource.info.mimeType,
                                   isPinned: resource.isPinned, lastAccess: resource.lastAccess, generation: resource.generation)
             }
+            let byKey = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             return StoreSnapshot(directory: directory, entries: entries.sorted { ($0.lastAccess, $1.key) > ($1.lastAccess, $0.key) },
-                                 ranges: ranges)
+                                 assets: AssetListing.assets(from: try index.assetRows(), entries: byKey), ranges: ranges)
         } catch {
             throw .index(operation: "read", underlying: error)
         }

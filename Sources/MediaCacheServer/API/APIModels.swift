@@ -13,17 +13,21 @@ public struct EntryReport: Hashable, Sendable, Codable {
     /// What the running server served, preloaded and fetched of it since it started; `nil`
     /// when the store was opened directly, or nothing was read.
     public var statistics: CacheStatistics?
+    /// For the top playlist of an HLS asset, the whole asset; `nil` for any other entry.
+    public var asset: AssetReport?
 
     /// Creates a report.
-    public init(entry: StoreEntry, cachedRanges: [ByteRange], playPath: String?, statistics: CacheStatistics? = nil) {
+    public init(entry: StoreEntry, cachedRanges: [ByteRange], playPath: String?, statistics: CacheStatistics? = nil,
+                asset: AssetReport? = nil) {
         self.entry = entry
         self.cachedRanges = cachedRanges
         self.playPath = playPath
         self.statistics = statistics
+        self.asset = asset
     }
 
     private enum CodingKeys: String, CodingKey {
-        case cachedRanges, playPath, statistics
+        case cachedRanges, playPath, statistics, asset
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,6 +36,7 @@ public struct EntryReport: Hashable, Sendable, Codable {
         cachedRanges = try container.decode([ByteRange].self, forKey: .cachedRanges)
         playPath = try container.decodeIfPresent(String.self, forKey: .playPath)
         statistics = try container.decodeIfPresent(CacheStatistics.self, forKey: .statistics)
+        asset = try container.decodeIfPresent(AssetReport.self, forKey: .asset)
     }
 
     /// Encodes the entry's fields and the report's side by side in one object.
@@ -41,6 +46,35 @@ public struct EntryReport: Hashable, Sendable, Codable {
         try container.encode(cachedRanges, forKey: .cachedRanges)
         try container.encode(playPath, forKey: .playPath)
         try container.encodeIfPresent(statistics, forKey: .statistics)
+        try container.encodeIfPresent(asset, forKey: .asset)
+    }
+}
+
+/// An HLS asset in `GET /api/entries`: every variant and rendition with the seconds of it that
+/// are cached, and totals over all its resources.
+public struct AssetReport: Hashable, Sendable, Codable {
+    /// Bytes cached over every resource of the asset.
+    public var cachedBytes: Int64
+    /// The latest use of any of its resources.
+    public var lastAccess: Date?
+    /// Its media playlists (variants and renditions), with seconds recorded and cached.
+    public var playlists: [StoreAsset.Playlist]
+    /// How many resources belong to it.
+    public var memberCount: Int
+    /// Its stored resources, with `?members=true` (`mediacache ls --members`); `nil` otherwise.
+    public var members: [EntryReport]?
+    /// Its resources' statistics added up; `nil` as for ``EntryReport/statistics``.
+    public var statistics: CacheStatistics?
+
+    /// Creates a report.
+    public init(cachedBytes: Int64, lastAccess: Date?, playlists: [StoreAsset.Playlist], memberCount: Int,
+                members: [EntryReport]? = nil, statistics: CacheStatistics? = nil) {
+        self.cachedBytes = cachedBytes
+        self.lastAccess = lastAccess
+        self.playlists = playlists
+        self.memberCount = memberCount
+        self.members = members
+        self.statistics = statistics
     }
 }
 

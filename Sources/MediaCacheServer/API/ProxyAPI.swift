@@ -10,8 +10,8 @@ import Prometheus
 /// |---|---|
 /// | `GET /` | the status page |
 /// | `GET /api/url?u=URL` | the proxy URL for `URL`, as text |
-/// | `GET /api/entries` | `[EntryReport]` |
-/// | `DELETE /api/entries/{key or URL, percent-encoded}` | `RemovalReport` |
+/// | `GET /api/entries[?members=true]` | `[EntryReport]`; an HLS asset is one, its resources inside with `members` |
+/// | `DELETE /api/entries/{key or URL, percent-encoded}` | `RemovalReport`; for an HLS asset, all of it |
 /// | `PUT /api/entries/{key or URL, percent-encoded}/pin` | the pinned `EntryReport` |
 /// | `DELETE /api/entries/{key or URL, percent-encoded}/pin` | the unpinned `EntryReport` |
 /// | `DELETE /api/entries[?includingPinned=true]` | `RemovalReport` of every unpinned (or every) entry |
@@ -31,7 +31,9 @@ struct ProxyAPI: Sendable {
         router.add(middleware: StoreErrorMiddleware())
         router.get("/") { _, _ in try await statusPage() }
         router.get("/api/url") { request, _ in proxyURL(request) }
-        router.get("/api/entries") { _, _ in try Self.json(entryReports()) }
+        router.get("/api/entries") { request, _ in
+            try Self.json(entryReports(members: request.uri.queryParameters["members"] == "true"))
+        }
         router.delete("/api/entries") { request, _ in
             let includingPinned = request.uri.queryParameters["includingPinned"] == "true"
             return try Self.json(RemovalReport(removed: store.removeEntries(includingPinned: includingPinned)))
@@ -50,14 +52,9 @@ struct ProxyAPI: Sendable {
         }
     }
 
-    /// The store's entries with what this server did for each.
-    private func entryReports() throws -> [EntryReport] {
-        let statistics = loader.resourceStatistics
-        return try store.entryReports().map { report in
-            var report = report
-            report.statistics = statistics[report.entry.key]
-            return report
-        }
+    /// The store's entries, HLS assets as one each, with what this server did for each.
+    private func entryReports(members: Bool = false) throws -> [EntryReport] {
+        try store.entryReports(members: members, statistics: loader.resourceStatistics)
     }
 
     private func statsReport() throws -> StatsReport {
@@ -67,7 +64,7 @@ struct ProxyAPI: Sendable {
 
     private func statusPage() async throws -> Response {
         let entries = try entryReports()
-        let page = StatusPage(entries: entries, usage: StoreUsage(entries: entries.map(\.entry)),
+        let page = StatusPage(entries: entries, usage: try store.usage(),
                               statistics: loader.statistics, preloads: await preloader.jobs, directory: store.directory)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -95,16 +92,18 @@ struct ProxyAPI: Sendable {
 
     private func remove(_ name: String) throws -> Response {
         try Self.notFoundIfUnknown {
-            try Self.json(RemovalReport(removed: [store.removeEntry(named: name)]))
+            try Self.json(RemovalReport(removed: store.removeEntry(named: name)))
         }
     }
 
     private func pin(_ pinned: Bool, _ name: String) throws -> Response {
         try Self.notFoundIfUnknown {
             let key = try store.setPinned(pinned, named: name)
-            guard let report = try entryReports().first(where: { $0.entry.key == key }) else {
+            guard let entry = try store.entries().first(where: { $0.key == key }) else {
                 throw MediaStoreError.unknownResource(key)
             }
+            var report = EntryReport(entry: entry, ranges: try store.availableRanges(for: key))
+            report.statistics = loader.resourceStatistics[key]
             return try Self.json(report)
         }
     }

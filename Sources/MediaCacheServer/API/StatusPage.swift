@@ -2,7 +2,8 @@ import Foundation
 import MediaCache
 
 /// The HTML of `GET /`: every cached resource with a bar of its cached ranges, its size,
-/// pinned state, last access, hit ratio and preloaded bytes played; overall statistics; the
+/// pinned state, last access, hit ratio and preloaded bytes played; every HLS asset with a bar
+/// per variant and rendition of the seconds cached; overall statistics; the
 /// preload jobs with their progress; and a player that plays any entry through the proxy. The
 /// page refreshes its tables every few seconds without interrupting the player.
 struct StatusPage {
@@ -58,6 +59,7 @@ struct StatusPage {
     }
 
     private func row(_ report: EntryReport) -> String {
+        if let asset = report.asset { return assetRow(report, asset) }
         let entry = report.entry
         let name = URL(string: entry.url)?.lastPathComponent ?? entry.url
         let percent = entry.percentCached.map { String(format: "%.0f%%", $0) } ?? ""
@@ -75,6 +77,34 @@ struct StatusPage {
         <td>\(report.statistics.map(Self.preloaded) ?? "")</td>\
         <td>\(entry.isPinned ? "pinned" : "")</td>\
         <td><time datetime="\(entry.lastAccess.ISO8601Format())">\(entry.lastAccess.ISO8601Format())</time></td>\
+        <td>\(play)</td></tr>
+        """
+    }
+
+    /// An HLS asset: a bar per variant and rendition of the share of its seconds cached.
+    private func assetRow(_ report: EntryReport, _ asset: AssetReport) -> String {
+        let entry = report.entry
+        let bars = asset.playlists.map { playlist in
+            let share = playlist.seconds > 0 ? min(playlist.cachedSeconds / playlist.seconds, 1) * 100 : 0
+            let label = playlist.name.isEmpty ? playlist.kind.rawValue : "\(playlist.kind.rawValue) \(playlist.name)"
+            return #"<div class="playlist"><span>\#(Self.escape(label))</span>"#
+                + String(format: #"<div class="bar"><i style="left:0;width:%.1f%%"></i></div>"#, share)
+                + String(format: #"<span class="pct">%.0f of %.0f s</span></div>"#, playlist.cachedSeconds, playlist.seconds)
+        }
+        let play = report.playPath.map {
+            #"<button class="play" data-src="\#(Self.escape($0))" data-kind="video" data-name="\#(Self.escape(entry.url))">Play</button>"#
+        } ?? ""
+        let lastAccess = (asset.lastAccess ?? entry.lastAccess).ISO8601Format()
+        return """
+        <tr class="entry asset" data-key="\(Self.escape(entry.key.rawValue))">\
+        <td class="name" title="\(Self.escape(entry.url))">HLS \(Self.escape(URL(string: entry.url)?.lastPathComponent ?? entry.url))\
+        <span class="pct">(\(asset.memberCount) resources)</span></td>\
+        <td>\(bars.joined())</td>\
+        <td>\(Self.bytes(asset.cachedBytes))</td><td>HLS</td>\
+        <td>\(asset.statistics?.hitRatio.map { String(format: "%.0f%%", $0 * 100) } ?? "")</td>\
+        <td>\(asset.statistics.map(Self.preloaded) ?? "")</td>\
+        <td>\(entry.isPinned ? "pinned" : "")</td>\
+        <td><time datetime="\(lastAccess)">\(lastAccess)</time></td>\
         <td>\(play)</td></tr>
         """
     }
@@ -143,6 +173,7 @@ struct StatusPage {
     td.name{max-width:24em;overflow:hidden;text-overflow:ellipsis}
     .bar{position:relative;width:16em;height:.8em;background:#e6e6e6;border-radius:3px;overflow:hidden}
     .bar i{position:absolute;top:0;bottom:0;background:#2f7de1}.pct{color:#888}.empty{color:#888}
+    .playlist{display:flex;gap:.6em;align-items:center;margin:.15em 0}.playlist>span:first-child{min-width:14em}
     #player{margin:1em 0}#player video{max-width:640px;display:block}[hidden]{display:none!important}
     """
 

@@ -4,10 +4,12 @@ import MediaCache
 /// Listing, removing and counting cached resources, whether the store is open in this process
 /// or owned by a running server (``ProxyClient``).
 public protocol CacheMaintenance: Sendable {
-    /// Every entry with its cached ranges, most recently used first.
-    func entryReports() async throws -> [EntryReport]
-    /// Removes the entry stored under the key `name`, or else for the URL `name`.
-    func removeEntry(named name: String) async throws -> ResourceKey
+    /// Every entry with its cached ranges, most recently used first; an HLS asset is one entry,
+    /// with its stored resources inside when `members` is set.
+    func entryReports(members: Bool) async throws -> [EntryReport]
+    /// Removes the entry stored under the key `name`, or else for the URL `name`; for an HLS
+    /// asset, every resource of it. Returns the keys removed, `name`'s first.
+    func removeEntry(named name: String) async throws -> [ResourceKey]
     /// Pins (keeps out of eviction) or unpins the entry named as for ``removeEntry(named:)``.
     func setPinned(_ pinned: Bool, named name: String) async throws -> ResourceKey
     /// Removes every unpinned entry, or every entry with `includingPinned`.
@@ -24,14 +26,25 @@ extension EntryReport {
 }
 
 extension MediaStore: CacheMaintenance {
-    public func entryReports() throws -> [EntryReport] {
-        try entries().map { entry throws(MediaStoreError) in EntryReport(entry: entry, ranges: try availableRanges(for: entry.key)) }
+    public func entryReports(members: Bool) throws -> [EntryReport] {
+        try entryReports(members: members, statistics: [:])
     }
 
-    public func removeEntry(named name: String) throws -> ResourceKey {
+    /// The entry reports with what a running server did for each resource and asset.
+    func entryReports(members: Bool, statistics: [ResourceKey: CacheStatistics]) throws -> [EntryReport] {
+        let reports = try entries().map { entry throws(MediaStoreError) in
+            EntryReport(entry: entry, ranges: try availableRanges(for: entry.key))
+        }
+        return EntryGrouping.reports(reports, assets: try assets(), members: members, statistics: statistics)
+    }
+
+    public func removeEntry(named name: String) throws -> [ResourceKey] {
         let key = try key(named: name)
+        if try assets().contains(where: { $0.key == key }) {
+            return [key] + (try removeAsset(key)).filter { $0 != key }
+        }
         try remove(key)
-        return key
+        return [key]
     }
 
     public func setPinned(_ pinned: Bool, named name: String) throws -> ResourceKey {
@@ -52,11 +65,12 @@ extension MediaStore: CacheMaintenance {
 /// A cache this process may only read: listing and totals work, changes are refused with
 /// ``MediaStoreError/readOnly(path:)``.
 extension StoreSnapshot: CacheMaintenance {
-    public func entryReports() -> [EntryReport] {
-        entries.map { EntryReport(entry: $0, ranges: availableRanges(for: $0.key)) }
+    public func entryReports(members: Bool) -> [EntryReport] {
+        EntryGrouping.reports(entries.map { EntryReport(entry: $0, ranges: availableRanges(for: $0.key)) }, assets: assets,
+                              members: members)
     }
 
-    public func removeEntry(named name: String) throws -> ResourceKey {
+    public func removeEntry(named name: String) throws -> [ResourceKey] {
         throw MediaStoreError.readOnly(path: directory)
     }
 

@@ -10,7 +10,7 @@ import NIOHTTP1
 /// ```swift
 /// if let server = ServerAnnouncement.read(in: directory) {
 ///     let client = ProxyClient(server)
-///     for report in try await client.entryReports() { print(report.entry.url) }
+///     for report in try await client.entryReports(members: false) { print(report.entry.url) }
 /// }
 /// ```
 public struct ProxyClient: CacheMaintenance {
@@ -25,14 +25,14 @@ public struct ProxyClient: CacheMaintenance {
         token = announcement.token
     }
 
-    public func entryReports() async throws -> [EntryReport] {
-        try await call(.GET, "api/entries")
+    public func entryReports(members: Bool) async throws -> [EntryReport] {
+        try await call(.GET, "api/entries" + (members ? "?members=true" : ""))
     }
 
-    public func removeEntry(named name: String) async throws -> ResourceKey {
+    public func removeEntry(named name: String) async throws -> [ResourceKey] {
         let report: RemovalReport = try await call(.DELETE, Self.entryPath(name))
-        guard let key = report.removed.first else { throw ProxyClientError.invalidAnswer(path: "api/entries") }
-        return key
+        guard !report.removed.isEmpty else { throw ProxyClientError.invalidAnswer(path: "api/entries") }
+        return report.removed
     }
 
     public func setPinned(_ pinned: Bool, named name: String) async throws -> ResourceKey {

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheHLS
 import MediaCacheHTTP
 import MediaCacheServer
 
@@ -61,7 +62,7 @@ public final class MediaCache: Sendable {
     /// A cache over a loader you own; closing the cache leaves the loader's store open.
     public init(loader: MediaLoader, configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        opened = Locked(Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload)))
+        opened = Locked(Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload.planningHLS())))
     }
 
     /// The loader every item reads through, opening the store on first use.
@@ -78,7 +79,7 @@ public final class MediaCache: Sendable {
             let store = try MediaStore.open(at: configuration.directory, configuration: configuration.store)
             let origin = HTTPOrigin()
             let loader = MediaLoader(store: store, origin: origin, configuration: configuration.loader)
-            let made = Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload),
+            let made = Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload.planningHLS()),
                               owned: (store, origin))
             opened = made
             return made
@@ -86,10 +87,15 @@ public final class MediaCache: Sendable {
     }
 
     /// Preloads `amount` of each URL, the first ranked highest; returns at once.
-    public func preload(_ urls: [URL], amount: PreloadAmount = .standard, priority: Int = 0) async throws {
+    ///
+    /// An HLS playlist is preloaded as a player starts it: the variant listed first, or the best
+    /// within `maximumBandwidth` bits per second, its default audio and subtitles, and the
+    /// segments of the first seconds.
+    public func preload(_ urls: [URL], amount: PreloadAmount = .standard, priority: Int = 0,
+                        maximumBandwidth: Int? = nil) async throws {
         let preloader = try resources().preloader
         for (rank, url) in urls.enumerated() {
-            await preloader.preload(url, amount: amount, priority: priority - rank)
+            await preloader.preload(url, amount: amount, priority: priority - rank, maximumBandwidth: maximumBandwidth)
         }
     }
 

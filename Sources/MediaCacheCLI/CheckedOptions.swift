@@ -23,6 +23,12 @@ enum CheckedOptions {
         }
     }
 
+    static func bandwidth(_ text: String) throws -> Int {
+        try refusing { () throws(InputError) in
+            try CheckedNumber.integer(text, in: 1...2_000_000_000_000, field: "--bandwidth", what: "bits per second")
+        }
+    }
+
     static func preloadSeconds(_ text: String) throws -> Double {
         try seconds(text, field: "--seconds", in: 0...PreloadAmount.maximumSeconds, excludingLower: true)
     }

@@ -10,7 +10,9 @@ struct PreloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preload", abstract: "Preload resources so that they start at once, also offline.",
         discussion: "Seconds are mapped through the container for MP4 and MP3 (header boxes plus those seconds of "
-            + "every track) and estimated from a bitrate for other types. Without an amount, 10 seconds.")
+            + "every track) and estimated from a bitrate for other types. An HLS playlist preloads what a player starts "
+            + "with: every playlist, then the segments of those seconds of the first variant (or the best within "
+            + "--bandwidth) and its default audio and subtitles. Without an amount, 10 seconds.")
 
     @Argument(help: ArgumentHelp("The http or https URLs to preload.", valueName: "url"))
     var urls: [String]
@@ -30,6 +32,11 @@ struct PreloadCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Rank against other preloads, -1000 to 1000; higher runs first.",
             transform: CheckedOptions.priority)
     var priority = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "For HLS, choose the best variant within this many bits per second (default: the first listed).", valueName: "bps"),
+            transform: CheckedOptions.bandwidth)
+    var bandwidth: Int?
 
     @OptionGroup var cache: CacheDirectoryOptions
 
@@ -56,7 +63,8 @@ struct PreloadCommand: AsyncParsableCommand {
         let display = ProgressDisplay(isTerminal: isatty(STDOUT_FILENO) != 0)
         let final: [PreloadJob]
         do {
-            let started = try await session.start(urls.compactMap { try? OriginURL.check($0) }, amount: amount, priority: priority)
+            let started = try await session.start(urls.compactMap { try? OriginURL.check($0) }, amount: amount, priority: priority,
+                                                  maximumBandwidth: bandwidth)
             let keys = Set(started.map(\.key))
             var jobs = started
             while true {

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheHLS
 import MediaCacheHTTP
 import MediaCacheServer
 
@@ -15,17 +16,20 @@ enum PreloadSession {
             return .server(client)
         case .store(let store):
             let origin = HTTPOrigin()
-            return .local(store: store, origin: origin, preloader: Preloader(loader: MediaLoader(store: store, origin: origin)))
+            return .local(store: store, origin: origin, preloader: Preloader(loader: MediaLoader(store: store, origin: origin),
+                                                                               configuration: PreloaderConfiguration().planningHLS()))
         }
     }
 
     /// Queues `amount` of each URL; answers their jobs.
-    func start(_ urls: [URL], amount: PreloadAmount, priority: Int) async throws -> [PreloadJob] {
+    func start(_ urls: [URL], amount: PreloadAmount, priority: Int, maximumBandwidth: Int?) async throws -> [PreloadJob] {
         switch self {
         case .server(let client):
-            return try await client.preload(PreloadRequest(urls: urls.map(\.absoluteString), amount: amount, priority: priority))
+            var request = PreloadRequest(urls: urls.map(\.absoluteString), amount: amount, priority: priority)
+            request.bandwidth = maximumBandwidth
+            return try await client.preload(request)
         case .local(_, _, let preloader):
-            for url in urls { await preloader.preload(url, amount: amount, priority: priority) }
+            for url in urls { await preloader.preload(url, amount: amount, priority: priority, maximumBandwidth: maximumBandwidth) }
             return await preloader.jobs(for: urls)
         }
     }

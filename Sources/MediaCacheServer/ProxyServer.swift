@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import MediaCache
+import MediaCacheHLS
 import NIOCore
 import ServiceLifecycle
 
@@ -41,7 +42,8 @@ public struct ProxyServer: Sendable {
         }
         self.loader = loader
         self.configuration = configuration
-        self.preloader = preloader ?? Preloader(loader: loader, configuration: configuration.preload)
+        self.preloader = preloader ?? Preloader(
+            loader: loader, configuration: configuration.preload.planningHLS(freshness: configuration.playlistFreshness))
         ownsPreloader = preloader == nil
     }
 

@@ -37,6 +37,7 @@ import Testing
         (["serve", "--port", "-1"], "from 0 to 65535"),
         (["serve", "--shutdown-grace", "1e18"], "up to 3600"),
         (["serve", "--playlist-max-age", "-1"], "--playlist-max-age"),
+        (["preload", "--bandwidth", "0", "http://127.0.0.1:9/a"], "--bandwidth"),
         (["serve", "--allow-host", "127.0.0.1:99999"], "not a host pattern"),
         (["serve", "--allow-host", "https://cdn.example.com"], "not a host pattern"),
         (["serve", "--allow-host", ""], "an empty host is not a host pattern"),

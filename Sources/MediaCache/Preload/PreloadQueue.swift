@@ -13,6 +13,8 @@ struct PreloadQueue {
         var url: URL
         var amount: PreloadAmount
         var priority: Int
+        /// The bits per second to choose a variant by; the latest request's wins.
+        var maximumBandwidth: Int?
         var sequence: Int
     }
 
@@ -39,9 +41,10 @@ struct PreloadQueue {
         waiting.values.sorted { ($0.priority, $0.sequence) > ($1.priority, $1.sequence) }
     }
 
-    mutating func add(key: ResourceKey, url: URL, amount: PreloadAmount, priority: Int) -> [Action] {
+    mutating func add(key: ResourceKey, url: URL, amount: PreloadAmount, priority: Int, maximumBandwidth: Int? = nil) -> [Action] {
         nextSequence += 1
-        var job = Job(key: key, url: url, amount: amount, priority: priority, sequence: nextSequence)
+        var job = Job(key: key, url: url, amount: amount, priority: priority, maximumBandwidth: maximumBandwidth,
+                      sequence: nextSequence)
         if let earlier = running[key] ?? followUps[key] {
             job.amount = earlier.amount.merged(with: amount)
             job.priority = max(earlier.priority, priority)

@@ -45,7 +45,11 @@ public actor Preloader {
     /// Asking again for a queued or running resource is the same job, with the larger amount
     /// and priority. An amount that is not ``PreloadAmount/isValid`` ends the job at once as
     /// failed, with the reason in ``PreloadJob/error``.
-    public func preload(_ url: URL, amount: PreloadAmount, priority: Int = 0) {
+    ///
+    /// A URL one of ``PreloaderConfiguration/planners`` plans, such as an HLS playlist, is
+    /// preloaded as its planner says: for HLS, what a player starts with, the variant chosen
+    /// by `maximumBandwidth` (bits per second) when given.
+    public func preload(_ url: URL, amount: PreloadAmount, priority: Int = 0, maximumBandwidth: Int? = nil) {
         let key = loader.store.key(for: url)
         do {
             _ = try amount.checked()
@@ -55,7 +59,7 @@ public actor Preloader {
             end(key, .failed, error: "\(error)")
             return
         }
-        let actions = queue.add(key: key, url: url, amount: amount, priority: priority)
+        let actions = queue.add(key: key, url: url, amount: amount, priority: priority, maximumBandwidth: maximumBandwidth)
         if reports[key].map({ $0.state.isFinal }) ?? true {
             ended.removeAll { $0 == key }
             report(PreloadJob(url: url, key: key, amount: amount, priority: priority, state: .queued))
@@ -147,35 +151,51 @@ public actor Preloader {
     /// Plans the job, then fetches what of the plan is missing in steps, each after playback
     /// has been quiet.
     private func fetch(_ job: PreloadQueue.Job) async throws {
-        let plan = try await PreloadPlan.make(for: job.amount, of: job.url, loader: loader,
-                                              assumedBitrate: configuration.assumedBitrate)
-        let cached = (try? loader.store.availableRanges(for: job.key)) ?? ByteRangeSet()
-        let target = plan.ranges
-        let missing = target.map { target in target.ranges.flatMap { cached.gaps(in: $0) } }
+        let plan = try await self.plan(job)
+        var missing: [(url: URL, gaps: [ByteRange]?)] = []
+        for target in plan.targets {
+            let cached = (try? loader.store.availableRanges(for: loader.store.key(for: target.url))) ?? ByteRangeSet()
+            missing.append((target.url, target.ranges.map { ranges in ranges.ranges.flatMap { cached.gaps(in: $0) } }))
+        }
+        let isBounded = plan.targets.allSatisfy { $0.ranges != nil }
+        let targetBytes = plan.targets.compactMap(\.ranges?.coveredLength).reduce(0, +)
+        let missingBytes = missing.compactMap(\.gaps).joined().reduce(0) { $0 + $1.length }
         update(job.key) { report in
             report.method = plan.method
             report.error = plan.containerError.map { "\($0); seconds estimated" }
-            report.bytesTarget = target?.coveredLength
-            report.bytesDone = (target?.coveredLength ?? 0) - (missing?.reduce(0) { $0 + $1.length } ?? 0)
+            report.bytesTarget = isBounded ? targetBytes : nil
+            report.bytesDone = isBounded ? targetBytes - missingBytes : 0
         }
-        guard let missing else {
-            try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
-            try await read(job, ByteRequest(offset: 0))
-            return
-        }
-        for gap in missing {
-            var offset = gap.lowerBound
-            while offset < gap.upperBound {
+        for (url, gaps) in missing {
+            guard let gaps else {
                 try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
-                let step = ByteRange(offset, min(offset + configuration.stepSize, gap.upperBound))
-                try await read(job, ByteRequest(step))
-                offset = step.upperBound
+                try await read(job, url, ByteRequest(offset: 0))
+                continue
+            }
+            for gap in gaps {
+                var offset = gap.lowerBound
+                while offset < gap.upperBound {
+                    try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
+                    let step = ByteRange(offset, min(offset + configuration.stepSize, gap.upperBound))
+                    try await read(job, url, ByteRequest(step))
+                    offset = step.upperBound
+                }
             }
         }
     }
 
-    private func read(_ job: PreloadQueue.Job, _ request: ByteRequest) async throws {
-        for try await chunk in loader.read(job.url, request, purpose: .preload) {
+    /// The first plan of the configured planners, else the plan for one resource.
+    private func plan(_ job: PreloadQueue.Job) async throws -> PreloadPlan {
+        for planner in configuration.planners {
+            if let plan = try await planner.plan(job.amount, of: job.url, maximumBandwidth: job.maximumBandwidth, loader: loader) {
+                return plan
+            }
+        }
+        return try await PreloadPlan.make(for: job.amount, of: job.url, loader: loader, assumedBitrate: configuration.assumedBitrate)
+    }
+
+    private func read(_ job: PreloadQueue.Job, _ url: URL, _ request: ByteRequest) async throws {
+        for try await chunk in loader.read(url, request, purpose: .preload) {
             update(job.key) { $0.bytesDone += Int64(chunk.bytes.count) }
         }
     }

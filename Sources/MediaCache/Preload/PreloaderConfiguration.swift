@@ -14,6 +14,9 @@ public struct PreloaderConfiguration: Sendable {
     public var assumedBitrate: Double = 4_000_000
     /// How many ended jobs ``Preloader/jobs`` keeps reporting. Default: 100.
     public var endedJobsKept = 100
+    /// Planners for URLs that are more than one resource, asked in order (see
+    /// ``PreloadPlanner``). Default: none; the proxy and the Apple adapter add HLS.
+    public var planners: [any PreloadPlanner] = []
 
     /// Creates the default configuration.
     public init() {}

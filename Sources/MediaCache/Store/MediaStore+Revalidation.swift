@@ -10,7 +10,8 @@ extension MediaStore {
     }
 
     /// Stores `body` as the whole content of `url`, described by `info` and confirmed by the
-    /// origin now, in place of whatever was stored: a resource holding any bytes moves to a new
+    /// origin now, in place of whatever was stored: unless every stored byte is the same in
+    /// `body` (a probe's first bytes, an unchanged copy), the resource moves to a new
     /// generation first, so old and new content never mix, whatever the validators say.
     ///
     /// For small resources read whole, such as playlists, which may change without a
@@ -25,9 +26,9 @@ extension MediaStore {
         var info = info
         info.totalLength = Int64(body.count)
         let slot = try slot(for: key, creatingFrom: url, info: info)
-        let (isEmpty, current) = slot.state.withLock { ($0.available.isEmpty, $0.generation) }
+        let (available, current, stored) = slot.state.withLock { ($0.available, $0.generation, $0.info) }
         let generation: Generation
-        if isEmpty {
+        if !stored.isDifferentVersion(from: info), isStored(available, of: key, generation: current, within: body) {
             let now = clock.now()
             try indexOperation("replace content") {
                 try index.updateContentInfo(id: slot.id, info: info)
@@ -43,5 +44,14 @@ extension MediaStore {
         }
         try write(body, at: 0, to: key, generation: generation)
         return generation
+    }
+
+    /// Whether the bytes of `ranges` stored for `key` are the same bytes in `body`.
+    private func isStored(_ ranges: ByteRangeSet, of key: ResourceKey, generation: Generation, within body: Data) -> Bool {
+        ranges.ranges.allSatisfy { range in
+            guard range.upperBound <= Int64(body.count) else { return false }
+            let stored = try? read(range, from: key, generation: generation)
+            return stored == body[(body.startIndex + Int(range.lowerBound))..<(body.startIndex + Int(range.upperBound))]
+        }
     }
 }

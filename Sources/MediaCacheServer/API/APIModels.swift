@@ -145,8 +145,9 @@ public struct RemovalReport: Hashable, Sendable, Codable {
 }
 
 /// The body of `POST /api/preload`: `{"urls": [...], "seconds": S}`, with `"bytes": N` or
-/// `"full": true` instead of seconds (none: ``PreloadAmount/standard``, 10 s), and an optional
-/// `"priority": P` (higher runs first, from -1000 to 1000).
+/// `"full": true` instead of seconds (none: ``PreloadAmount/standard``, 10 s), an optional
+/// `"priority": P` (higher runs first, from -1000 to 1000) and, for HLS, an optional
+/// `"bandwidth": BPS` to choose the variant by (the best within it; none: the first listed).
 public struct PreloadRequest: Hashable, Sendable, Codable {
     /// The origin URLs to preload.
     public var urls: [String]
@@ -158,6 +159,8 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
     public var full: Bool?
     /// The jobs' rank. Default: 0.
     public var priority: Int?
+    /// For HLS, the bits per second the variant is chosen within; `nil` for the first listed.
+    public var bandwidth: Int?
 
     /// Creates a request for `amount` of `urls`.
     public init(urls: [String], amount: PreloadAmount, priority: Int? = nil) {
@@ -171,7 +174,7 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case urls, seconds, bytes, full, priority
+        case urls, seconds, bytes, full, priority, bandwidth
     }
 
     /// Decodes a request; numbers out of range are refused here, naming their field.
@@ -186,6 +189,7 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
         bytes = try Self.integer(container, .bytes, in: ByteSize.range, what: "a number of bytes")
         priority = try Self.integer(container, .priority, in: Int64(Preloader.priorityRange.lowerBound)...Int64(Preloader.priorityRange.upperBound),
                                     what: "a priority").map(Int.init)
+        bandwidth = try Self.integer(container, .bandwidth, in: 1...Int64(Int32.max) * 1_000, what: "bits per second").map(Int.init)
     }
 
     /// A JSON number read as a double first, so that one too large for an integer is refused

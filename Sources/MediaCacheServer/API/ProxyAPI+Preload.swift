@@ -46,7 +46,7 @@ extension ProxyAPI {
         }
         guard !urls.isEmpty else { return ProxyResponder.text(.badRequest, "urls: the list is empty\n") }
         for url in urls {
-            await preloader.preload(url, amount: amount, priority: asked.priority ?? 0)
+            await preloader.preload(url, amount: amount, priority: asked.priority ?? 0, maximumBandwidth: asked.bandwidth)
         }
         return try Self.json(await preloader.jobs(for: urls))
     }

@@ -1,0 +1,31 @@
+import Foundation
+import MediaCache
+
+/// Tells HLS playlists from other resources, as the proxy and the preloader must.
+public enum PlaylistDetection {
+    /// The media types of HLS playlists (RFC 8216 §4; compared without case and parameters).
+    public static let mediaTypes: Set<String> = [
+        "application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl", "audio/x-mpegurl",
+    ]
+
+    /// Types that say nothing of the content, whose first bytes decide.
+    static let genericTypes: Set<String> = ["text/plain", "application/octet-stream", "binary/octet-stream"]
+
+    /// Whether `url`, which the origin describes as `info`, is a playlist: by its media type, by
+    /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type, by an `#EXTM3U` first
+    /// line (read through `loader`, so cached like any bytes).
+    public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
+        let type = info.mimeType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if let type, mediaTypes.contains(type) { return true }
+        if ["m3u8", "m3u"].contains(url.pathExtension.lowercased()) { return true }
+        guard type.map(genericTypes.contains) ?? true, let length = info.totalLength, length >= 7,
+              length <= Playlist.maximumSize else { return false }
+        var head = Data()
+        do {
+            for try await chunk in loader.read(url, ByteRequest(offset: 0, length: 7), purpose: purpose) { head.append(chunk.bytes) }
+        } catch {
+            return false
+        }
+        return head == Data("#EXTM3U".utf8)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MediaCache
+
+/// Preloads an HLS playlist as a player would start it: the multivariant playlist and every
+/// media playlist it lists (they are small, and players read them all), then, for the variant
+/// a player starts with (see ``Preloader/preload(_:amount:priority:maximumBandwidth:)``) and
+/// its default audio and subtitle renditions, the segments covering the first seconds asked
+/// for, with their keys and init sections, and the first segment of every other variant and
+/// audio or video rendition, which players such as ffmpeg read when they open a presentation.
+/// Everything is recorded as one asset.
+///
+/// ```swift
+/// var configuration = PreloaderConfiguration()
+/// configuration.planners = [HLSPreloadPlanner()]
+/// let preloader = Preloader(loader: loader, configuration: configuration)
+/// await preloader.preload(masterURL, amount: .seconds(6), maximumBandwidth: 3_000_000)
+/// ```
+public struct HLSPreloadPlanner: PreloadPlanner {
+    /// How long stored playlists are served before they are revalidated.
+    public var freshness: PlaylistFreshness
+    /// The bitrate a byte amount is turned into seconds with when the playlist names none
+    /// (a media playlist alone), in bits per second. Default: 4 Mbit/s.
+    public var assumedBitrate: Double
+
+    /// Creates a planner.
+    public init(freshness: PlaylistFreshness = PlaylistFreshness(), assumedBitrate: Double = 4_000_000) {
+        self.freshness = freshness
+        self.assumedBitrate = assumedBitrate
+    }
+
+    public func plan(_ amount: PreloadAmount, of url: URL, maximumBandwidth: Int?, loader: MediaLoader) async throws -> PreloadPlan? {
+        let record = try await loader.contentRecord(for: url, purpose: .preload)
+        guard await PlaylistDetection.isPlaylist(url, info: record.contentInfo, loader: loader, purpose: .preload) else {
+            return nil
+        }
+        let top = try await read(url, loader: loader)
+        guard top.playlist.isMultivariant else {
+            let seconds = Self.seconds(amount, bitrate: assumedBitrate)
+            let targets = try MediaPlaylist(top.playlist).preloadTargets(forFirst: seconds, base: top.base)
+            return PreloadPlan(targets: targets, method: "HLS media playlist, \(Self.describe(seconds))")
+        }
+        let multivariant = try MultivariantPlaylist(top.playlist)
+        guard let start = HLSStart(multivariant, maximumBandwidth: maximumBandwidth) else {
+            throw PlaylistError(line: 1, tag: nil, reason: "the multivariant playlist lists no variant")
+        }
+        let seconds = Self.seconds(amount, bitrate: Double(start.variant.bandwidth))
+        let chosen = start.playlists(base: top.base)
+        var targets: [PreloadTarget] = []
+        for playlist in multivariant.assetPlaylists(base: top.base) where playlist.kind != .iFrame {
+            let media = try await read(playlist.url, loader: loader)
+            let isChosen = chosen.contains { $0.url == playlist.url }
+            guard isChosen || playlist.kind != .subtitles else { continue }
+            // Any duration above zero is the first segment.
+            targets += try MediaPlaylist(media.playlist).preloadTargets(forFirst: isChosen ? seconds : .leastNonzeroMagnitude,
+                                                                       base: media.base)
+        }
+        let names = chosen.map(\.name).joined(separator: " + ")
+        return PreloadPlan(targets: targets, method: "HLS \(names), \(Self.describe(seconds))")
+    }
+
+    /// Reads playlist `url` as fresh as ``freshness`` asks, records what it tells of its asset,
+    /// and answers it with the URL its URIs resolve against.
+    private func read(_ url: URL, loader: MediaLoader) async throws -> (playlist: Playlist, base: URL) {
+        let content = try await loader.revalidatedContent(of: url, maximumLength: Playlist.maximumSize, purpose: .preload,
+                                                          maximumAge: freshness.maximumAge(of:))
+        let playlist = try Playlist(parsing: content.body)
+        let base = content.record.contentInfo.finalURL ?? url
+        try loader.store.recordAsset(of: playlist, at: url, base: base, generation: content.record.generation)
+        return (playlist, base)
+    }
+
+    /// The seconds `amount` asks for; bytes at `bitrate`.
+    static func seconds(_ amount: PreloadAmount, bitrate: Double) -> Double {
+        switch amount {
+        case .seconds(let seconds): seconds
+        case .bytes(let count): Double(count) * 8 / max(bitrate, 1)
+        case .full: .infinity
+        }
+    }
+
+    static func describe(_ seconds: Double) -> String {
+        seconds.isFinite ? String(format: "first %g s", seconds) : "every segment"
+    }
+}
+
+extension PreloaderConfiguration {
+    /// This configuration with an ``HLSPreloadPlanner`` after its planners, unless it has one.
+    public func planningHLS(freshness: PlaylistFreshness = PlaylistFreshness()) -> PreloaderConfiguration {
+        guard !planners.contains(where: { $0 is HLSPreloadPlanner }) else { return self }
+        var configuration = self
+        configuration.planners.append(HLSPreloadPlanner(freshness: freshness, assumedBitrate: assumedBitrate))
+        return configuration
+    }
+}

@@ -39,6 +39,43 @@ import Testing
         }
     }
 
+    @Test func ffmpegFollowsALiveStreamThroughTheProxyToItsEnd() async throws {
+        try await ProxyHarness.run { proxy in
+            let files = try await TestHLS(.ts, seconds: 12).make(in: proxy.directory.path)
+            for (path, data) in files where path.hasSuffix(".ts") {
+                proxy.origin.serve("/live/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path)))
+            }
+            let vod = try MediaPlaylist(try Playlist(parsing: try #require(files["index.m3u8"])))
+            #expect(vod.segments.count >= 5)
+            /// The window of three segments from `sequence`, ended after the last segment.
+            func window(_ sequence: Int) -> TestOrigin.Content {
+                var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(vod.targetDuration)\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n"
+                for segment in vod.segments[sequence..<min(sequence + 3, vod.segments.count)] {
+                    text += String(format: "#EXTINF:%.6f,\n", segment.duration) + segment.uri + "\n"
+                }
+                if sequence + 3 >= vod.segments.count { text += "#EXT-X-ENDLIST\n" }
+                return .data(Data(text.utf8), mimeType: "application/vnd.apple.mpegurl")
+            }
+            proxy.origin.serve("/live/index.m3u8", content: window(0))
+            let live = Task {
+                for sequence in 1...(vod.segments.count - 3) {
+                    try await Task.sleep(for: .seconds(vod.segments[sequence - 1].duration))
+                    proxy.origin.serve("/live/index.m3u8", content: window(sequence))
+                }
+            }
+            defer { live.cancel() }
+            let run = try await CommandRun.run(path: try Tools.require("ffmpeg"),
+                                               ["-v", "error", "-i", proxy.proxied("/live/index.m3u8"), "-f", "md5", "-"])
+            #expect(run.status == 0, "\(run.errorOutput)")
+            let whole = vod.segments.reduce(Data()) { $0 + (files[$1.uri] ?? Data()) }
+            let direct = proxy.directory.appending("live-whole.ts")
+            try whole.write(to: URL(fileURLWithPath: direct))
+            let reference = try await CommandRun.run(path: try Tools.require("ffmpeg"), ["-v", "error", "-i", direct, "-f", "md5", "-"])
+            #expect(run.output == reference.output, "every segment of the live stream, in order, none stale or missing")
+            #expect(proxy.origin.requests(for: "/live/index.m3u8").count >= vod.segments.count - 2, "the window was followed")
+        }
+    }
+
     @Test func aLivePlaylistWithinHalfItsTargetDurationCostsTheOriginNothing() async throws {
         try await ProxyHarness.run { proxy in
             proxy.origin.serve("/live/index.m3u8", content: Self.window(7, targetDuration: 60))

@@ -84,6 +84,29 @@ import Testing
         }
     }
 
+    @Test func dotSegmentsInAKeyURIStayOnTheOrigin() async throws {
+        try await ProxyHarness.run { proxy in
+            let origin = "127.0.0.1:\(proxy.origin.port)"
+            let playlist = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-KEY:METHOD=AES-128,URI="../../../../../etc/passwd"
+            #EXT-X-MAP:URI="/../api/entries"
+            #EXTINF:4,
+            ../../seg.ts
+            #EXT-X-ENDLIST
+
+            """
+            proxy.origin.serve("/a/b/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
+            let answer = try await proxy.request(proxy.proxied("/a/b/index.m3u8"))
+            #expect(answer.status == 200)
+            let prefix = "/http/\(origin)"
+            #expect(text(answer).contains(#"URI="\#(prefix)/etc/passwd""#), "resolved on the origin, as RFC 3986 says")
+            #expect(text(answer).contains(#"URI="\#(prefix)/api/entries""#), "never a path of the proxy's own API")
+            #expect(text(answer).contains("\n\(prefix)/seg.ts\n"))
+        }
+    }
+
     @Test func hlsWithAbsoluteSegmentURIsDecodesThroughTheProxyAndAgainOffline() async throws {
         let ffmpeg = try Tools.require("ffmpeg")
         try await ProxyHarness.run { proxy in

@@ -102,6 +102,24 @@ import Testing
         }
     }
 
+    @Test func appCodePreloadsTheStartOfAnHLSPresentation() async throws {
+        try await AdapterHarness.run { harness in
+            let files = try await TestHLS(.multivariant, seconds: 10).make(in: harness.directory.path)
+            for (path, data) in files { harness.origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
+            let master = harness.origin.url("/hls/master.m3u8")
+            let updates = try await harness.cache.preloadUpdates()
+            try await harness.cache.preload([master], amount: .seconds(2), maximumBandwidth: 1_000_000)
+            for await job in updates where job.state.isFinal { break }
+            let job = try #require(await harness.cache.preloadJobs().first)
+            #expect(job.state == .finished && job.method?.hasPrefix("HLS") == true, "\(job)")
+            let first = harness.store.key(for: harness.origin.url("/hls/v0/segment0.ts"))
+            let later = harness.store.key(for: harness.origin.url("/hls/v0/segment3.ts"))
+            #expect(try harness.store.record(for: first)?.isComplete == true, "the first seconds of the variant")
+            #expect(try harness.store.record(for: later) == nil, "nothing beyond them")
+            #expect(try harness.store.assets().count == 1)
+        }
+    }
+
     @Test func appCodePreloadsAndCancelsThroughTheCache() async throws {
         try await AdapterHarness.run { harness in
             harness.serve("/next.mp4", length: 1 << 20)

@@ -76,7 +76,7 @@ final class StatisticsRecorder: Sendable {
                 tally.preloaded.insert(range)
             }
             preloaded.increment(by: count)
-        case (.preload, .cache):
+        case (.preload, .cache), (.download, _):
             break
         }
     }

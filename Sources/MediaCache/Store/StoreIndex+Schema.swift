@@ -73,6 +73,32 @@ extension StoreIndex {
                 CREATE INDEX asset_member_key ON asset_member(key);
                 """)
         }
+        // v4: offline downloads. A download is one row (its selection and resolved playlists
+        // as JSON the download manager owns), and the resources it fetched and pinned.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE TABLE download (
+                    id TEXT PRIMARY KEY,
+                    key TEXT NOT NULL UNIQUE,
+                    url TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    selection TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    error TEXT,
+                    bytes_done INTEGER NOT NULL DEFAULT 0,
+                    bytes_expected INTEGER,
+                    expected_is_estimate INTEGER NOT NULL DEFAULT 1,
+                    created REAL NOT NULL,
+                    updated REAL NOT NULL
+                );
+                CREATE TABLE download_member (
+                    download_id TEXT NOT NULL REFERENCES download(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    PRIMARY KEY (download_id, key)
+                ) WITHOUT ROWID;
+                CREATE INDEX download_member_key ON download_member(key);
+                """)
+        }
         return migrator
     }
 }

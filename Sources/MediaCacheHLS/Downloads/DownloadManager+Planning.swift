@@ -1,0 +1,50 @@
+import Foundation
+import MediaCache
+
+extension DownloadManager {
+    /// What `download` fetches: for a playlist, the selection resolved (added to what was
+    /// resolved before) and every segment, key and init section of the chosen playlists; for a
+    /// file, the file.
+    func plan(_ download: Download) async throws -> (DownloadPlan, ResolvedSelection?) {
+        let record = try await loader.contentRecord(for: download.url, purpose: .download)
+        guard await PlaylistDetection.isPlaylist(download.url, info: record.contentInfo, loader: loader, purpose: .download) else {
+            let ranges = record.contentInfo.totalLength.map { ByteRangeSet([ByteRange(0, $0)]) }
+            let unit = DownloadPlan.Unit(target: PreloadTarget(url: download.url, ranges: ranges), seconds: 0, isSegment: true)
+            return (DownloadPlan(playlists: [], units: [unit], duration: 0, estimatedBytes: record.contentInfo.totalLength), nil)
+        }
+        let top = try await read(download.url)
+        var resolved: ResolvedSelection
+        if top.playlist.isMultivariant {
+            resolved = try download.selection.resolve(in: MultivariantPlaylist(top.playlist), base: top.base)
+            if let earlier = download.resolved { resolved = earlier.merged(with: resolved) }
+        } else {
+            resolved = DownloadSelection.alone(download.url)
+        }
+        var playlists = [download.url]
+        var units: [DownloadPlan.Unit] = []
+        var seen = Set<URL>()
+        var duration = 0.0
+        for (position, selected) in resolved.playlists.enumerated() {
+            let read = selected.url == download.url ? top : try await self.read(selected.url)
+            let media = try MediaPlaylist(read.playlist)
+            guard media.isFinished else { throw DownloadError.live(selected.url) }
+            if position == 0 { duration = media.duration }
+            playlists.append(selected.url)
+            for unit in DownloadPlan.units(of: media, base: read.base, counted: position == 0) where seen.insert(unit.target.url).inserted {
+                units.append(unit)
+            }
+        }
+        let estimate = resolved.variant?.bandwidth.map { Int64(Double($0) * duration / 8) }
+        return (DownloadPlan(playlists: Array(Set(playlists)), units: units, duration: duration, estimatedBytes: estimate), resolved)
+    }
+
+    /// Reads playlist `url` as fresh as the configuration asks and records its asset.
+    private func read(_ url: URL) async throws -> (playlist: Playlist, base: URL) {
+        let content = try await loader.revalidatedContent(of: url, maximumLength: Playlist.maximumSize, purpose: .download,
+                                                          maximumAge: configuration.freshness.maximumAge(of:))
+        let playlist = try Playlist(parsing: content.body)
+        let base = content.record.contentInfo.finalURL ?? url
+        try store.recordAsset(of: playlist, at: url, base: base, generation: content.record.generation)
+        return (playlist, base)
+    }
+}

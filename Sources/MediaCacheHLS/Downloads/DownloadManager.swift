@@ -1,0 +1,215 @@
+import Foundation
+import MediaCache
+
+/// Offline downloads of HLS presentations and files, over the same loader as playback: a
+/// download and a player reading the same bytes share one fetch, and playback outranks
+/// downloading. Downloads are kept in the store's index and their bytes are pinned, so they
+/// survive restarts and crashes: a download that was running resumes by itself, and no stored
+/// byte is fetched again.
+///
+/// ```swift
+/// let downloads = try await DownloadManager(loader: loader)
+/// let film = try await downloads.download(masterURL, title: "Film",
+///                                         selection: DownloadSelection(audio: .languages(["en", "de"])))
+/// for await update in await downloads.updates() where update.id == film.id {
+///     print(update.state, update.bytesDone, update.loadedSeconds, "of", update.durationSeconds)
+/// }
+/// ```
+public actor DownloadManager {
+    /// Concurrency, retries and freshness.
+    public struct Configuration: Sendable {
+        /// Downloads fetched at once. Default: 2.
+        public var maxConcurrentDownloads = 2
+        /// Resources (segments, keys, init sections) of one download fetched at once. Default: 4.
+        public var parallelResources = 4
+        /// Tries of one resource without progress before the download fails. Default: 5.
+        public var attempts = 5
+        /// The wait after a failed try, doubled each time up to ``maximumBackoff``. Default: 200 ms.
+        public var initialBackoff: Duration = .milliseconds(200)
+        /// See ``initialBackoff``. Default: 5 s.
+        public var maximumBackoff: Duration = .seconds(5)
+        /// How long stored playlists are served before they are revalidated.
+        public var freshness = PlaylistFreshness()
+        /// Free bytes on the file system of a path; the default asks the system.
+        public var freeSpace: @Sendable (String) -> Int64? = DiskSpace.available(at:)
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// The loader downloads read through.
+    public nonisolated let loader: MediaLoader
+    /// Concurrency, retries and freshness.
+    public nonisolated let configuration: Configuration
+    var records: [String: Download] = [:]
+    var order: [String] = []
+    var running: [String: Task<Void, Never>] = [:]
+    private var subscribers: [UUID: AsyncStream<Download>.Continuation] = [:]
+
+    var store: MediaStore { loader.store }
+
+    /// Opens the downloads recorded in `loader`'s store; those that were running when the last
+    /// process ended are queued again and start at once.
+    ///
+    /// - Throws: ``MediaStoreError`` when the index cannot be read.
+    public init(loader: MediaLoader, configuration: Configuration = Configuration()) async throws {
+        self.loader = loader
+        self.configuration = configuration
+        for stored in try loader.store.downloads() {
+            guard let document = try? JSONDecoder().decode(Download.Document.self, from: stored.selection),
+                  let state = DownloadState(name: stored.state, error: stored.error) else { continue }
+            records[stored.id] = Download(
+                id: stored.id, url: stored.url, title: stored.title, state: state.relaunched(),
+                selection: document.selection, resolved: document.resolved, isFile: document.isFile,
+                bytesDone: stored.bytesDone, bytesExpected: stored.bytesExpected, expectedIsEstimate: stored.expectedIsEstimate,
+                segmentsDone: document.segmentsDone, segmentCount: document.segmentCount, loadedSeconds: document.loadedSeconds,
+                durationSeconds: document.durationSeconds)
+            order.append(stored.id)
+        }
+        schedule()
+    }
+
+    /// Every download, oldest first.
+    public var downloads: [Download] { order.compactMap { records[$0] } }
+
+    /// The download with identifier `id`, or of URL `id`.
+    public func download(named name: String) -> Download? {
+        if let download = records[name] { return download }
+        let key = URL(string: name).map(store.key(for:))
+        return downloads.first { store.key(for: $0.url) == key }
+    }
+
+    /// Whether `url` was downloaded in full and plays without the network.
+    public func isPlayableOffline(_ url: URL) -> Bool {
+        download(named: url.absoluteString)?.isPlayableOffline ?? false
+    }
+
+    /// Downloads `url` (a playlist or a file) with `selection`. Asking again for a URL being
+    /// downloaded or downloaded adds the new selection: only what is missing is fetched, into
+    /// the same asset.
+    @discardableResult
+    public func download(_ url: URL, title: String? = nil, selection: DownloadSelection = DownloadSelection()) throws -> Download {
+        if var existing = download(named: url.absoluteString) {
+            existing.selection = selection
+            if let title { existing.title = title }
+            existing.state = existing.state.extended()
+            try save(existing)
+            schedule()
+            return existing
+        }
+        let download = Download(
+            id: UUID().uuidString.lowercased(), url: url, title: title ?? url.lastPathComponent, state: .queued,
+            selection: selection, resolved: nil, isFile: false, bytesDone: 0, bytesExpected: nil, expectedIsEstimate: true,
+            segmentsDone: 0, segmentCount: 0, loadedSeconds: 0, durationSeconds: 0)
+        order.append(download.id)
+        try save(download)
+        schedule()
+        return download
+    }
+
+    /// Pauses a download and returns once its fetches stopped; what it fetched stays.
+    public func pause(_ name: String) async throws {
+        var download = try existing(name)
+        download.state = try download.state.paused()
+        try save(download)
+        if let task = running.removeValue(forKey: download.id) {
+            task.cancel()
+            await task.value
+        }
+        schedule()
+    }
+
+    /// Resumes a paused or failed download where it stopped.
+    public func resume(_ name: String) throws {
+        var download = try existing(name)
+        download.state = try download.state.resumed()
+        try save(download)
+        schedule()
+    }
+
+    /// Stops and removes a download with exactly its bytes (resources another download has
+    /// stay).
+    ///
+    /// - Returns: The keys of the resources removed.
+    @discardableResult
+    public func remove(_ name: String) async throws -> [ResourceKey] {
+        let download = try existing(name)
+        if let task = running.removeValue(forKey: download.id) {
+            task.cancel()
+            await task.value
+        }
+        records[download.id] = nil
+        order.removeAll { $0 == download.id }
+        schedule()
+        return try store.removeDownload(download.id)
+    }
+
+    /// Every change to any download from now on.
+    public func updates() -> AsyncStream<Download> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Download.self, bufferingPolicy: .bufferingNewest(1024))
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+        return stream
+    }
+
+    /// Stops every running download, leaving it to resume on the next start, and returns once
+    /// none runs.
+    public func shutdown() async {
+        let tasks = running
+        running = [:]
+        for task in tasks.values { task.cancel() }
+        for task in tasks.values { await task.value }
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+    }
+
+    private func existing(_ name: String) throws(DownloadError) -> Download {
+        guard let download = download(named: name) else { throw .unknown(name) }
+        return download
+    }
+
+    /// Starts queued downloads, oldest first, while fewer than the limit run.
+    func schedule() {
+        for id in order where running.count < configuration.maxConcurrentDownloads {
+            guard running[id] == nil, var download = records[id], download.state == .queued else { continue }
+            download.state = .downloading
+            try? save(download)
+            running[id] = Task { await self.run(id) }
+        }
+    }
+
+    /// Records and publishes `download`.
+    func save(_ download: Download) throws {
+        records[download.id] = download
+        let now = Date()
+        let stored = StoredDownload(
+            id: download.id, url: download.url, title: download.title,
+            selection: try JSONEncoder().encode(download.document), state: download.state.name, error: download.state.error,
+            bytesDone: download.bytesDone, bytesExpected: download.bytesExpected, expectedIsEstimate: download.expectedIsEstimate,
+            created: now, updated: now)
+        try store.saveDownload(stored)
+        for subscriber in subscribers.values { subscriber.yield(download) }
+    }
+
+    /// Applies `change` to a download that is still running.
+    func update(_ id: String, _ change: (inout Download) -> Void) {
+        guard running[id] != nil, var download = records[id] else { return }
+        change(&download)
+        try? save(download)
+    }
+
+    /// A run ended: completed, failed, or stopped by a pause or a removal (already recorded).
+    func ended(_ id: String, failure: String?) {
+        guard running.removeValue(forKey: id) != nil, var download = records[id] else { return }
+        if let failure {
+            download.state = (try? download.state.failed(failure)) ?? .failed(failure)
+        } else {
+            download.state = (try? download.state.finished()) ?? .completed
+        }
+        try? save(download)
+        schedule()
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import MediaCache
+import MediaCacheHLS
+import MediaCacheServer
+import MediaCacheTesting
+import Testing
+
+/// Offline downloads over the proxy's loader: an HLS presentation or a file downloaded with
+/// its selection, pinned, played offline by ffmpeg through the proxy; paused, resumed,
+/// restarted, extended, removed; refused or failed with a clear reason.
+@Suite(.timeLimit(.minutes(3))) struct DownloadManagerTests {
+    /// Serves a multivariant presentation under `/hls/`; answers its files.
+    func serveMultivariant(_ proxy: ProxyHarness, seconds: Int = 8, bytesPerSecond: Int? = nil) async throws -> [String: Data] {
+        let files = try await TestHLS(.multivariant, seconds: seconds).make(in: proxy.directory.path)
+        for (path, data) in files {
+            proxy.origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path)))
+            if let bytesPerSecond, !path.hasSuffix(".m3u8") {
+                proxy.origin.setMisbehavior(TestOrigin.Misbehavior(bytesPerSecond: bytesPerSecond), for: "/hls/" + path)
+            }
+        }
+        return files
+    }
+
+    /// Waits for the download of `url` to reach a final state.
+    func settled(_ manager: DownloadManager, _ url: URL) async throws -> Download {
+        while true {
+            let download = try #require(await manager.download(named: url.absoluteString))
+            if download.state == .completed || download.state.error != nil { return download }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    func originBytes(_ proxy: ProxyHarness, _ files: [String: Data]) -> Int64 {
+        files.keys.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
+    }
+
+    @Test func anHLSDownloadPlaysOfflineWithItsSelectionAndIsPinned() async throws {
+        try await ProxyHarness.run { proxy in
+            let files = try await serveMultivariant(proxy)
+            let master = proxy.origin.url("/hls/master.m3u8")
+            let ffmpeg = try Tools.require("ffmpeg")
+            let decode = ["-v", "error", "-i"], output = ["-map", "0:v:0", "-map", "0:a:0", "-f", "md5", "-"]
+            let direct = try await CommandRun.run(path: ffmpeg, decode + [master.absoluteString] + output)
+            let before = originBytes(proxy, files)
+            let sentBefore = Dictionary(uniqueKeysWithValues: files.keys.map { ($0, proxy.origin.bytesSent(for: "/hls/" + $0)) })
+
+            let manager = try await DownloadManager(loader: proxy.loader)
+            let queued = try await manager.download(master, title: "Test film", selection: DownloadSelection(audio: .languages(["en"])))
+            #expect(queued.state == .queued && queued.title == "Test film")
+            let done = try await settled(manager, master)
+            #expect(done.state == .completed, "\(done.state)")
+            #expect(done.resolved?.playlists.map(\.url.lastPathComponent) == ["index.m3u8", "index.m3u8"])
+            #expect(done.segmentsDone == done.segmentCount && done.segmentCount > 0)
+            #expect(done.loadedSeconds == done.durationSeconds && done.durationSeconds >= 7.9)
+            #expect(done.bytesExpected == done.bytesDone && !done.expectedIsEstimate)
+            #expect(await manager.isPlayableOffline(master))
+            let fetched = originBytes(proxy, files) - before
+            let selected = files.filter { !$0.key.hasPrefix("v2/") && !$0.key.hasSuffix(".vtt") && $0.key != "v0/index_vtt.m3u8" }
+            #expect(Double(fetched) <= 1.02 * Double(selected.values.map { Int64($0.count) }.reduce(0, +)), "\(fetched)")
+            #expect(files.keys.filter { $0.hasPrefix("v2/") && $0.hasSuffix(".ts") }
+                .allSatisfy { proxy.origin.bytesSent(for: "/hls/" + $0) == sentBefore[$0] }, "the other language was not downloaded")
+            let members = try proxy.store.downloadMembers(of: done.id)
+            #expect(try members.allSatisfy { try proxy.store.record(for: $0)?.isPinned == true }, "every byte of it pinned")
+            #expect(try proxy.store.removeAll(includingPinned: false).isEmpty, "clear leaves downloads alone")
+
+            try await proxy.origin.stop()
+            let offline = try await CommandRun.run(path: ffmpeg, decode + [proxy.proxied("/hls/master.m3u8")] + output)
+            #expect(offline.status == 0, "\(offline.errorOutput)")
+            #expect(offline.output == direct.output, "offline, exactly as from the origin")
+            await manager.shutdown()
+        }
+    }
+
+    @Test func pausingResumingAndRestartingFetchEachByteOnce() async throws {
+        try await ProxyHarness.run { proxy in
+            let files = try await serveMultivariant(proxy, seconds: 24, bytesPerSecond: 400_000)
+            let master = proxy.origin.url("/hls/master.m3u8")
+            var manager = try await DownloadManager(loader: proxy.loader)
+            let download = try await manager.download(master)
+            while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 1 { try await Task.sleep(for: .milliseconds(20)) }
+            try await manager.pause(download.id)
+            #expect(await manager.download(named: download.id)?.state == .paused)
+            try await manager.resume(download.id)
+            while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 3 { try await Task.sleep(for: .milliseconds(20)) }
+            // The process ends while it downloads; the next one resumes it by itself.
+            await manager.shutdown()
+            #expect(try proxy.store.downloads().first?.state == "downloading")
+            manager = try await DownloadManager(loader: proxy.loader)
+            let done = try await settled(manager, master)
+            #expect(done.state == .completed, "\(done.state)")
+            let selected = files.filter { $0.key.hasPrefix("v0/") && $0.key.hasSuffix(".ts") || $0.key.hasPrefix("v1/") && $0.key.hasSuffix(".ts") }
+            let size = selected.values.map { Int64($0.count) }.reduce(0, +)
+            let fetched = selected.keys.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
+            let log = selected.keys.sorted().map { "\($0): \(proxy.origin.bytesSent(for: "/hls/" + $0))/\(selected[$0]!.count) "
+                + proxy.origin.requests(for: "/hls/" + $0).map { $0.range ?? "all" }.joined(separator: ",") }
+            // Resumed transfers start where the stored bytes end. What the origin had sent but the
+            // loader had not yet read when a transfer was interrupted (a pause, a shutdown) is
+            // lost, at most one read of 64 KiB per transfer running; keeping it is issue 16's.
+            let interrupted = Int64(2 * DownloadManager.Configuration().parallelResources * (64 << 10))
+            #expect(fetched <= size + interrupted, "\(fetched) origin bytes for \(size)\n\(log.joined(separator: "\n"))")
+            await manager.shutdown()
+        }
+    }
+
+    @Test func anotherLanguageAddedLaterFetchesOnlyIt() async throws {
+        try await ProxyHarness.run { proxy in
+            let files = try await serveMultivariant(proxy)
+            let master = proxy.origin.url("/hls/master.m3u8")
+            let manager = try await DownloadManager(loader: proxy.loader)
+            try await manager.download(master, selection: DownloadSelection(audio: .languages(["en"])))
+            _ = try await settled(manager, master)
+            let english = files.keys.filter { !$0.hasPrefix("v2/") }.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
+            try await manager.download(master, selection: DownloadSelection(audio: .languages(["de"])))
+            let done = try await settled(manager, master)
+            #expect(done.state == .completed)
+            #expect(done.resolved?.playlists.count == 3, "variant, English, then German")
+            let englishAfter = files.keys.filter { !$0.hasPrefix("v2/") }.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
+            let german = files.filter { $0.key.hasPrefix("v2/") && $0.key.hasSuffix(".ts") }
+            #expect(englishAfter - english < 4_096, "nothing fetched again but the playlists' revalidations")
+            #expect(german.keys.allSatisfy { proxy.origin.bytesSent(for: "/hls/" + $0) == Int64(german[$0]!.count) })
+
+            let removed = try await manager.remove(done.id)
+            #expect(removed.count == done.segmentCount + 4, "every segment and the four playlists")
+            #expect(try proxy.store.entries().allSatisfy { !$0.isPinned })
+            await manager.shutdown()
+        }
+    }
+
+    @Test func aFileDownloadsWholeAndPinned() async throws {
+        try await ProxyHarness.run { proxy in
+            proxy.origin.serve("/album/track.mp3", content: .pattern(length: 3 << 20, seed: 9, mimeType: "audio/mpeg"))
+            let url = proxy.origin.url("/album/track.mp3")
+            let manager = try await DownloadManager(loader: proxy.loader)
+            try await manager.download(url, title: "Track")
+            let done = try await settled(manager, url)
+            #expect(done.state == .completed && done.isFile && done.resolved == nil)
+            #expect(done.bytesDone == 3 << 20 && done.bytesExpected == 3 << 20 && !done.expectedIsEstimate)
+            #expect(try proxy.store.record(for: proxy.store.key(for: url))?.isPinned == true)
+            #expect(proxy.origin.bytesSent(for: "/album/track.mp3") <= (3 << 20) + 2)
+            await manager.shutdown()
+        }
+    }
+
+    @Test func liveMissingAndTooLargeDownloadsFailSayingWhy() async throws {
+        try await ProxyHarness.run(loading: { $0.retry = .never }) { proxy in
+            proxy.origin.serve("/live/index.m3u8", content: PlaylistFreshnessTests.window(4))
+            var configuration = DownloadManager.Configuration()
+            configuration.attempts = 2
+            configuration.initialBackoff = .milliseconds(10)
+            let manager = try await DownloadManager(loader: proxy.loader, configuration: configuration)
+            let live = proxy.origin.url("/live/index.m3u8")
+            try await manager.download(live)
+            #expect(try await settled(manager, live).state.error?.contains("is a live playlist") == true)
+
+            let files = try await serveMultivariant(proxy, seconds: 6)
+            proxy.origin.remove("/hls/v0/segment1.ts")
+            let master = proxy.origin.url("/hls/master.m3u8")
+            try await manager.download(master)
+            let failed = try await settled(manager, master)
+            #expect(failed.state.error?.contains("segment1.ts") == true && failed.state.error?.contains("404") == true,
+                    "\(failed.state)")
+            proxy.origin.serve("/hls/v0/segment1.ts", content: .data(files["v0/segment1.ts"]!, mimeType: "video/mp2t"))
+            try await manager.resume(failed.id)
+            #expect(try await settled(manager, master).state == .completed, "it resumes where it failed")
+            await manager.shutdown()
+
+            var tight = configuration
+            tight.freeSpace = { _ in 1_000 }
+            proxy.origin.serve("/big.mp4", content: .pattern(length: 1 << 20, seed: 2))
+            let cramped = try await DownloadManager(loader: proxy.loader, configuration: tight)
+            try await cramped.download(proxy.origin.url("/big.mp4"))
+            let refused = try await settled(cramped, proxy.origin.url("/big.mp4"))
+            #expect(refused.state.error?.contains("disk has 1000 free") == true, "\(refused.state)")
+            await cramped.shutdown()
+        }
+    }
+}

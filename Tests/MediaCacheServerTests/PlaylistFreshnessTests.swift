@@ -58,6 +58,8 @@ import Testing
             }
             proxy.origin.serve("/live/index.m3u8", content: window(0))
             let live = Task {
+                // The stream goes live when the player first asks for it, however late it starts.
+                while proxy.origin.requests(for: "/live/index.m3u8").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
                 for sequence in 1...(vod.segments.count - 3) {
                     try await Task.sleep(for: .seconds(vod.segments[sequence - 1].duration))
                     proxy.origin.serve("/live/index.m3u8", content: window(sequence))

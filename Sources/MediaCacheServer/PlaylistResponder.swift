@@ -11,8 +11,9 @@ import MediaCacheHLS
 /// serves it with every URI a player follows routed through the proxy, as a path from the
 /// proxy's root (`/t/<token>/https/cdn.example/v/seg1.ts`), so that it resolves against
 /// whatever address the player used. URIs resolve against the URL the origin answered from
-/// after redirects. Every variant and rendition is kept. What the playlist names is recorded as
-/// one asset in the store.
+/// after redirects. Every variant and rendition is kept, except that a downloaded multivariant
+/// playlist served while the origin is unreachable lists only what was downloaded. What the
+/// playlist names is recorded as one asset in the store.
 struct PlaylistResponder: Sendable {
     let loader: MediaLoader
     let token: String?
@@ -20,10 +21,14 @@ struct PlaylistResponder: Sendable {
     private var logger: Logger { loader.store.configuration.logger }
 
     func respond(to request: Request, origin: URL, context: ProxyRequestContext) async -> Response {
+        // A downloaded playlist is confirmed at every request, so that an unreachable origin is
+        // known at once and the playlist restricted to what was downloaded.
+        let isDownloaded = (try? loader.store.isDownloaded(loader.store.key(for: origin))) ?? false
         let content: RevalidatedContent
         do {
-            content = try await loader.revalidatedContent(of: origin, maximumLength: Playlist.maximumSize,
-                                                          maximumAge: freshness.maximumAge(of:))
+            content = try await loader.revalidatedContent(of: origin, maximumLength: Playlist.maximumSize) { [freshness] body in
+                isDownloaded ? .zero : freshness.maximumAge(of: body)
+            }
         } catch {
             return ProxyResponder.failure(error)
         }
@@ -41,7 +46,12 @@ struct PlaylistResponder: Sendable {
             logger.warning("playlist not recorded as part of an asset", metadata: ["url": "\(origin)", "error": "\(error)"])
         }
         let route = PlaylistRoute(playlist: base, token: token)
-        let rewritten = PlaylistRewriter.rewritten(playlist, base: base, route: route.path(for:))
+        var served = playlist
+        if isDownloaded, content.isStale, playlist.isMultivariant {
+            let store = loader.store
+            served = PlaylistRestriction.restricted(playlist, base: base) { (try? store.isDownloaded(store.key(for: $0))) ?? false }
+        }
+        let rewritten = PlaylistRewriter.rewritten(served, base: base, route: route.path(for:))
         let text = ByteBuffer(string: rewritten.text)
         var headers = HTTPFields()
         headers[.contentType] = content.record.contentInfo.mimeType ?? "application/vnd.apple.mpegurl"

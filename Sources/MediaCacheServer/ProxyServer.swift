@@ -24,6 +24,9 @@ public struct ProxyServer: Sendable {
     public let preloader: Preloader
     /// Whether the server made the preloader, and so shuts it down when it stops.
     private let ownsPreloader: Bool
+    /// The download manager the API drives, when the app that runs the server shares its own;
+    /// otherwise the server opens one over ``loader`` when it starts.
+    public let downloads: DownloadManager?
     /// Where the server listens and whom it serves.
     public let configuration: Configuration
 
@@ -34,7 +37,8 @@ public struct ProxyServer: Sendable {
     /// - Throws: ``ProxyServerError/openRelay(host:)`` for an address beyond loopback without a
     ///   token: the proxy fetches any URL it is given, so strangers must not reach it;
     ///   ``ProxyServerError/invalidToken`` for a token that cannot travel in a URL path.
-    public init(loader: MediaLoader, preloader: Preloader? = nil, configuration: Configuration) throws(ProxyServerError) {
+    public init(loader: MediaLoader, preloader: Preloader? = nil, downloads: DownloadManager? = nil,
+                configuration: Configuration) throws(ProxyServerError) {
         if let token = configuration.token {
             guard ProxyAccess.isValidToken(token) else { throw .invalidToken }
         } else if !configuration.isLoopback {
@@ -45,6 +49,7 @@ public struct ProxyServer: Sendable {
         self.preloader = preloader ?? Preloader(
             loader: loader, configuration: configuration.preload.planningHLS(freshness: configuration.playlistFreshness))
         ownsPreloader = preloader == nil
+        self.downloads = downloads
     }
 
     /// Serves until SIGINT or SIGTERM, or, with `handlingSignals` false (an embedded proxy),
@@ -65,23 +70,35 @@ public struct ProxyServer: Sendable {
             errors?.close()
         }
         let logger = Logger(label: "mediacache.server")
-        var lifecycle = ServiceGroupConfiguration(services: [.init(service: application(access: access, errors: errors, onListening: onListening))],
-                                                  logger: logger)
+        var downloading = DownloadManager.Configuration()
+        downloading.freshness = configuration.playlistFreshness
+        let downloads: DownloadManager
+        if let shared = self.downloads {
+            downloads = shared
+        } else {
+            downloads = try await DownloadManager(loader: loader, configuration: downloading)
+        }
+        let ownsDownloads = self.downloads == nil
+        var lifecycle = ServiceGroupConfiguration(
+            services: [.init(service: application(downloads: downloads, access: access, errors: errors, onListening: onListening))],
+            logger: logger)
         lifecycle.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
         let group = ServiceGroup(configuration: lifecycle)
         do {
             try await ShutdownSignals.run(group, handlingSignals: handlingSignals)
         } catch {
             if ownsPreloader { await preloader.shutdown() }
+            if ownsDownloads { await downloads.shutdown() }
             throw ProxyServerError.make(error, configuration: configuration)
         }
         if ownsPreloader { await preloader.shutdown() }
+        if ownsDownloads { await downloads.shutdown() }
     }
 
-    private func application(access: ExtendedLogFile?, errors: ExtendedLogFile?,
+    private func application(downloads: DownloadManager, access: ExtendedLogFile?, errors: ExtendedLogFile?,
                              onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         let router = Router(context: ProxyRequestContext.self)
-        ProxyAPI(loader: loader, preloader: preloader, configuration: configuration).register(on: router)
+        ProxyAPI(loader: loader, preloader: preloader, downloads: downloads, configuration: configuration).register(on: router)
         let proxy = ProxyResponder(loader: loader, allowedHosts: configuration.allowedHosts, token: configuration.token,
                                    freshness: configuration.playlistFreshness)
         router.get("/**") { request, context in await proxy.respond(to: request, context: context) }

@@ -58,3 +58,34 @@ import Testing
         #expect(rewritten == playlist)
     }
 }
+
+/// Offline, a downloaded multivariant playlist lists only what was downloaded.
+@Suite struct PlaylistRestrictionTests {
+    @Test func variantsAndRenditionsNotKeptAreLeftOut() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="de",URI="de.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8"
+        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
+        #EXT-X-STREAM-INF:BANDWIDTH=5000000,AUDIO="a"
+        1080.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
+        360.m3u8
+        #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=100000,URI="iframes.m3u8"
+
+        """
+        let playlist = try Playlist(parsing: Data(text.utf8))
+        let base = URL(string: "https://cdn.test/film/master.m3u8")!
+        let kept: Set<String> = ["360.m3u8", "en.m3u8"]
+        let restricted = PlaylistRestriction.restricted(playlist, base: base) { kept.contains($0.lastPathComponent) }
+        #expect(restricted.text == """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8"
+        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
+        #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
+        360.m3u8
+
+        """)
+        #expect(PlaylistRestriction.restricted(playlist, base: base) { _ in false } == playlist, "nothing kept: as it was")
+    }
+}

@@ -46,6 +46,11 @@ extension MediaStore {
         return removed
     }
 
+    /// Whether `key` belongs to a download.
+    public func isDownloaded(_ key: ResourceKey) throws(MediaStoreError) -> Bool {
+        try indexOperation("find download member") { try index.isDownloadMember(key) }
+    }
+
     /// The resources recorded for download `id`.
     public func downloadMembers(of id: String) throws(MediaStoreError) -> [ResourceKey] {
         try indexOperation("find download members") { try index.downloadMembers(of: id).all }

@@ -47,6 +47,12 @@ extension StoreIndex {
         }
     }
 
+    func isDownloadMember(_ key: ResourceKey) throws -> Bool {
+        try pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM download_member WHERE key = ? LIMIT 1", arguments: [key.rawValue]) ?? false
+        }
+    }
+
     /// The resources of download `id`, and which of them another download has too.
     func downloadMembers(of id: String) throws -> (all: [ResourceKey], shared: Set<ResourceKey>) {
         try pool.read { db in

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MediaCache
+import MediaCacheHLS
 import Prometheus
 
 /// The JSON API, the metrics and the status page, beside the proxy paths.
@@ -18,11 +19,16 @@ import Prometheus
 /// | `GET /api/stats` | `StatsReport` |
 /// | `POST /api/preload` with a ``PreloadRequest`` | `[PreloadJob]` for its URLs |
 /// | `GET /api/preload` | `[PreloadJob]`: running, queued, recently ended |
+/// | `POST /api/downloads` (a `DownloadRequest`) | the `DownloadReport`; again for the same URL adds selections |
+/// | `GET /api/downloads[/{id or URL}]` | `[DownloadReport]`, or one |
+/// | `POST /api/downloads/{id}/pause`, `…/resume` | the `DownloadReport`; `409` when the state does not allow it |
+/// | `DELETE /api/downloads/{id}` | `RemovalReport` of exactly its resources |
 /// | `DELETE /api/preload[?url=URL]` | cancels one or every job; `[PreloadJob]` |
 /// | `GET /metrics` | Prometheus text format |
 struct ProxyAPI: Sendable {
     let loader: MediaLoader
     let preloader: Preloader
+    let downloads: DownloadManager
     let configuration: ProxyServer.Configuration
 
     private var store: MediaStore { loader.store }
@@ -47,6 +53,7 @@ struct ProxyAPI: Sendable {
         }
         router.get("/api/stats") { _, _ in try Self.json(statsReport()) }
         registerPreload(on: router)
+        registerDownloads(on: router)
         if let registry = configuration.metrics {
             router.get("/metrics") { _, _ in try metrics(registry) }
         }

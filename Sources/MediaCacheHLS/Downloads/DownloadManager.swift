@@ -41,6 +41,8 @@ public actor DownloadManager {
     public nonisolated let loader: MediaLoader
     /// Concurrency, retries and freshness.
     public nonisolated let configuration: Configuration
+    /// Whether queued downloads start; a manager that only lists and changes them does not.
+    private let startsDownloads: Bool
     var records: [String: Download] = [:]
     var order: [String] = []
     var running: [String: Task<Void, Never>] = [:]
@@ -49,12 +51,15 @@ public actor DownloadManager {
     var store: MediaStore { loader.store }
 
     /// Opens the downloads recorded in `loader`'s store; those that were running when the last
-    /// process ended are queued again and start at once.
+    /// process ended are queued again and, with `startsDownloads`, start at once.
     ///
+    /// - Parameter startsDownloads: Whether this manager fetches; `false` for one that only
+    ///   lists, pauses, resumes and removes downloads (a command-line tool's).
     /// - Throws: ``MediaStoreError`` when the index cannot be read.
-    public init(loader: MediaLoader, configuration: Configuration = Configuration()) async throws {
+    public init(loader: MediaLoader, configuration: Configuration = Configuration(), startsDownloads: Bool = true) async throws {
         self.loader = loader
         self.configuration = configuration
+        self.startsDownloads = startsDownloads
         for stored in try loader.store.downloads() {
             guard let document = try? JSONDecoder().decode(Download.Document.self, from: stored.selection),
                   let state = DownloadState(name: stored.state, error: stored.error) else { continue }
@@ -173,6 +178,7 @@ public actor DownloadManager {
 
     /// Starts queued downloads, oldest first, while fewer than the limit run.
     func schedule() {
+        guard startsDownloads else { return }
         for id in order where running.count < configuration.maxConcurrentDownloads {
             guard running[id] == nil, var download = records[id], download.state == .queued else { continue }
             download.state = .downloading

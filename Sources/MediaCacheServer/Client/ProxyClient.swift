@@ -64,6 +64,31 @@ public struct ProxyClient: CacheMaintenance {
         try await call(.GET, "api/preload")
     }
 
+    /// Starts (or adds selections to) a download on the server.
+    public func startDownload(_ request: DownloadRequest) async throws -> DownloadReport {
+        try await call(.POST, "api/downloads", body: APIJSON.encoder().encode(request))
+    }
+
+    /// The server's downloads, oldest first.
+    public func downloadReports() async throws -> [DownloadReport] {
+        try await call(.GET, "api/downloads")
+    }
+
+    /// Pauses (`pause`) or resumes (`resume`) the download `name` (an id or a URL).
+    public func changeDownload(_ name: String, _ action: String) async throws -> DownloadReport {
+        try await call(.POST, "api/downloads/" + Self.pathComponent(name) + "/" + action)
+    }
+
+    /// Removes the download `name` with exactly its resources.
+    public func removeDownload(_ name: String) async throws -> [ResourceKey] {
+        let report: RemovalReport = try await call(.DELETE, "api/downloads/" + Self.pathComponent(name))
+        return report.removed
+    }
+
+    private static func pathComponent(_ name: String) -> String {
+        name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-"))) ?? name
+    }
+
     private func call<Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> Answer {
         var request = HTTPClientRequest(url: root.absoluteString + path)
         request.method = method

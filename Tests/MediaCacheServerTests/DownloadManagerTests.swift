@@ -76,6 +76,49 @@ import Testing
         }
     }
 
+    @Test(arguments: [TestHLS.Shape.ts, .fmp4, .aes128, .singleFileTS, .singleFileFMP4])
+    func everyShapeDownloadsAndDecodesOfflineAsFromTheOrigin(_ shape: TestHLS.Shape) async throws {
+        try await ProxyHarness.run { proxy in
+            let hls = TestHLS(shape, seconds: 6)
+            let files = try await hls.make(in: proxy.directory.path)
+            for (path, data) in files { proxy.origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
+            let url = proxy.origin.url("/hls/" + hls.entry)
+            let direct = try await HLSShapesTests.md5(url.absoluteString)
+            let media = files.keys.filter { !$0.hasSuffix(".m3u8") }
+            let sentBefore = media.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
+            let manager = try await DownloadManager(loader: proxy.loader)
+            try await manager.download(url)
+            let done = try await settled(manager, url)
+            #expect(done.state == .completed, "\(shape): \(done.state)")
+            #expect(done.bytesExpected == done.bytesDone && !done.expectedIsEstimate || ![.singleFileTS, .singleFileFMP4].contains(shape),
+                    "byte ranges make the size exact up front")
+            let sent = media.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +) - sentBefore
+            let size = media.map { Int64(files[$0]!.count) }.reduce(0, +)
+            #expect(sent <= size, "\(shape): \(sent) bytes of segments, keys and init sections sent for \(size)")
+            await manager.shutdown()
+            try await proxy.origin.stop()
+            #expect(try await HLSShapesTests.md5(proxy.proxied("/hls/" + hls.entry)) == direct, "\(shape) offline")
+        }
+    }
+
+    @Test func anMP3DownloadsAndDecodesOffline() async throws {
+        try await ProxyHarness.run { proxy in
+            let media = TestMedia.constantBitrateMP3(seconds: 10)
+            let bytes = try await media.make(in: proxy.directory.path)
+            proxy.origin.serve("/album/song.mp3", content: .data(bytes, mimeType: media.mimeType))
+            let url = proxy.origin.url("/album/song.mp3")
+            let manager = try await DownloadManager(loader: proxy.loader)
+            try await manager.download(url)
+            #expect(try await settled(manager, url).state == .completed)
+            await manager.shutdown()
+            try await proxy.origin.stop()
+            let ffmpeg = try Tools.require("ffmpeg")
+            let direct = try await CommandRun.run(path: ffmpeg, ["-v", "error", "-i", proxy.directory.appending(media.name), "-f", "md5", "-"])
+            let offline = try await CommandRun.run(path: ffmpeg, ["-v", "error", "-i", proxy.proxied("/album/song.mp3"), "-f", "md5", "-"])
+            #expect(offline.status == 0 && offline.output == direct.output, "\(offline.errorOutput)")
+        }
+    }
+
     @Test func pausingResumingAndRestartingFetchEachByteOnce() async throws {
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy, seconds: 24, bytesPerSecond: 400_000)

@@ -86,14 +86,12 @@ extension DownloadManager {
                     for try await chunk in loader.read(unit.target.url, request, purpose: .download) {
                         progressed = true
                         pending += Int64(chunk.bytes.count)
-                        if pending >= 256 << 10 {
-                            let count = pending
-                            await update(id) { $0.bytesDone += count }
+                        if pending >= Self.commitStep {
+                            try await recordProgress(pending, of: id)
                             pending = 0
                         }
                     }
-                    let count = pending
-                    await update(id) { $0.bytesDone += count }
+                    try await recordProgress(pending, of: id)
                 }
             } catch {
                 if Task.isCancelled { throw CancellationError() }
@@ -105,6 +103,17 @@ extension DownloadManager {
                 try await Task.sleep(for: delay)
             }
         }
+    }
+
+    /// Bytes a transfer stores between commits: what a crash can cost a download again.
+    static let commitStep: Int64 = 256 << 10
+
+    /// Makes `count` more bytes of download `id` durable (so that a crash never fetches them
+    /// again) and counts them.
+    private func recordProgress(_ count: Int64, of id: String) throws {
+        guard count > 0 else { return }
+        try store.commit()
+        update(id) { $0.bytesDone += count }
     }
 
     /// The reads that would store what `target` still lacks.

@@ -72,7 +72,8 @@ struct ProxyAPI: Sendable {
     private func statusPage() async throws -> Response {
         let entries = try entryReports()
         let page = StatusPage(entries: entries, usage: try store.usage(),
-                              statistics: loader.statistics, preloads: await preloader.jobs, directory: store.directory)
+                              statistics: loader.statistics, preloads: await preloader.jobs,
+                              downloads: await downloads.downloads.map(DownloadReport.init), directory: store.directory)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"

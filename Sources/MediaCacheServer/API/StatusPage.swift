@@ -3,7 +3,8 @@ import MediaCache
 
 /// The HTML of `GET /`: every cached resource with a bar of its cached ranges, its size,
 /// pinned state, last access, hit ratio and preloaded bytes played; every HLS asset with a bar
-/// per variant and rendition of the seconds cached; overall statistics; the
+/// per variant and rendition of the seconds cached; offline downloads with their progress,
+/// selection and pause, resume and remove buttons; overall statistics; the
 /// preload jobs with their progress; and a player that plays any entry through the proxy. The
 /// page refreshes its tables every few seconds without interrupting the player.
 struct StatusPage {
@@ -11,6 +12,7 @@ struct StatusPage {
     let usage: StoreUsage
     let statistics: CacheStatistics
     let preloads: [PreloadJob]
+    let downloads: [DownloadReport]
     let directory: String
 
     var html: String {
@@ -27,6 +29,9 @@ struct StatusPage {
         <table><thead><tr><th>Resource</th><th>Cached ranges</th><th>Cached</th><th>Length</th>
         <th>Hit ratio</th><th>Preloaded (played)</th><th>Pinned</th><th>Last access</th><th></th></tr></thead>
         <tbody id="entries">\(rows)</tbody></table>
+        <h2>Downloads</h2>
+        <table><thead><tr><th>Title</th><th>State</th><th>Bytes</th><th>Seconds</th><th>Selection</th><th></th></tr></thead>
+        <tbody id="downloads">\(downloadRows)</tbody></table>
         <h2>Preloads</h2>
         <table><thead><tr><th>Resource</th><th>State</th><th>Progress</th><th>Amount</th><th>Method</th><th>Note</th></tr></thead>
         <tbody id="preloads">\(preloadRows)</tbody></table>
@@ -114,6 +119,36 @@ struct StatusPage {
         return "\(bytes(statistics.bytesPreloaded)) (\(bytes(statistics.bytesPreloadedPlayed)))"
     }
 
+    private var downloadRows: String {
+        guard !downloads.isEmpty else { return #"<tr><td colspan="6" class="empty">No downloads.</td></tr>"# }
+        return downloads.map(downloadRow).joined(separator: "\n")
+    }
+
+    private func downloadRow(_ download: DownloadReport) -> String {
+        func bar(_ done: Double, _ total: Double?) -> String {
+            guard let total, total > 0 else { return "" }
+            return String(format: #"<div class="bar"><i style="left:0;width:%.1f%%"></i></div>"#, min(done / total, 1) * 100)
+        }
+        let expected = download.expectedBytes.map { " of \(download.expectedIsEstimate ? "~" : "")\(Self.bytes($0))" } ?? ""
+        let seconds = download.durationSeconds > 0 ? String(format: "%.0f of %.0f s", download.loadedSeconds, download.durationSeconds) : ""
+        let variant = download.selection.variant.map { [$0.resolution, $0.bandwidth.map { "\($0 / 1000) kbit/s" }].compactMap { $0 }.joined(separator: " ") }
+        let selection = ([variant] + download.selection.audio.map { "audio \($0.language ?? $0.name)" }
+            + download.selection.subtitles.map { "subtitles \($0.language ?? $0.name)" }).compactMap { $0 }.joined(separator: ", ")
+        let id = Self.escape(download.id)
+        var buttons = ""
+        if ["queued", "downloading"].contains(download.state) { buttons += #"<button class="download" data-action="pause" data-id="\#(id)">Pause</button>"# }
+        if ["paused", "failed"].contains(download.state) { buttons += #"<button class="download" data-action="resume" data-id="\#(id)">Resume</button>"# }
+        buttons += #"<button class="download" data-action="remove" data-id="\#(id)">Remove</button>"#
+        return """
+        <tr class="download" data-state="\(Self.escape(download.state))">\
+        <td class="name" title="\(Self.escape(download.url))">\(Self.escape(download.title))</td>\
+        <td>\(Self.escape(download.state))\(download.error.map { " <span class=\"pct\">\(Self.escape($0))</span>" } ?? "")</td>\
+        <td>\(bar(Double(download.bytesOnDisk), download.expectedBytes.map(Double.init))) \(Self.bytes(download.bytesOnDisk))\(expected)</td>\
+        <td>\(bar(download.loadedSeconds, download.durationSeconds)) \(seconds)</td>\
+        <td>\(Self.escape(download.isFile ? "file" : selection))</td><td>\(buttons)</td></tr>
+        """
+    }
+
     private var preloadRows: String {
         guard !preloads.isEmpty else { return #"<tr><td colspan="6" class="empty">No preloads.</td></tr>"# }
         return preloads.map(preloadRow).joined(separator: "\n")
@@ -185,6 +220,14 @@ struct StatusPage {
       for (const button of document.querySelectorAll('button.play')) {
         button.onclick = () => play(button.dataset.src, button.dataset.kind, button.dataset.name);
       }
+      for (const button of document.querySelectorAll('button.download')) {
+        button.onclick = async () => {
+          const path = base + '/api/downloads/' + encodeURIComponent(button.dataset.id);
+          const action = button.dataset.action;
+          await fetch(action === 'remove' ? path : path + '/' + action, {method: action === 'remove' ? 'DELETE' : 'POST'});
+          refresh();
+        };
+      }
     }
     function play(src, kind, name) {
       const player = document.getElementById('player');
@@ -199,7 +242,7 @@ struct StatusPage {
       try {
         const response = await fetch(location.href, {cache: 'no-store'});
         const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-        for (const id of ['totals', 'entries', 'preloads']) {
+        for (const id of ['totals', 'entries', 'downloads', 'preloads']) {
           document.getElementById(id).innerHTML = page.getElementById(id).innerHTML;
         }
         bind();

@@ -141,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheLoaderTests",
-            dependencies: ["MediaCache", "MediaCacheHTTP", "MediaCacheTesting"],
+            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting"],
             swiftSettings: strict
         ),
         .testTarget(

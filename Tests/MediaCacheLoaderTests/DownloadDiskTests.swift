@@ -1,0 +1,106 @@
+import Foundation
+import MediaCache
+import MediaCacheHLS
+import MediaCacheHTTP
+import MediaCacheTesting
+import Testing
+
+/// A download on a full disk fails saying so, loses nothing stored, and completes once space
+/// is freed.
+@Suite(.timeLimit(.minutes(1))) struct DownloadDiskTests {
+    @Test func aFullDiskFailsTheDownloadClearlyAndItCompletesAfterSpaceIsFreed() async throws {
+        let files = FaultyFileSystem()
+        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+            let hls = try await TestHLS(.ts, seconds: 6).make(in: harness.directory.path)
+            for (path, data) in hls { harness.origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
+            let url = harness.origin.url("/hls/index.m3u8")
+            var configuration = DownloadManager.Configuration()
+            configuration.attempts = 2
+            configuration.initialBackoff = .milliseconds(10)
+            let manager = try await DownloadManager(loader: harness.loader, configuration: configuration)
+            // The playlist fits; then the disk fills up.
+            _ = try await harness.loader.revalidatedContent(of: url, maximumLength: 1 << 20) { _ in .seconds(60) }
+            files.inject(.write, code: ENOSPC, pathContaining: "/data/")
+            let download = try await manager.download(url)
+            func settled() async throws -> DownloadState {
+                while true {
+                    let state = await manager.download(named: download.id)?.state ?? .queued
+                    if state == .completed || state.error != nil { return state }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let failed = try await settled()
+            #expect(failed.error?.contains("disk full while writing") == true, "\(failed)")
+            #expect(failed.error?.contains("segment") == true, "it names the resource: \(failed)")
+
+            files.healAll()
+            try await manager.resume(download.id)
+            #expect(try await settled() == .completed)
+            await manager.shutdown()
+        }
+    }
+}
+
+/// The same on a real, small file system (a 4 MiB tmpfs), where the test may mount one.
+@Suite(.timeLimit(.minutes(1))) struct DownloadSmallFileSystemTests {
+    /// Mounts a tmpfs of `size` at `path`; `false` where this process may not mount.
+    static func mount(_ path: String, size: String) throws -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: "/bin/mount") else { return false }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return try CommandRun.run(path: "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]).status == 0
+    }
+
+    @Test func aRealFullDiskFailsTheDownloadAndItCompletesAfterSpaceIsFreed() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let disk = directory.appending("disk")
+        guard try Self.mount(disk, size: "4m") else { return }
+        defer { _ = try? CommandRun.run(path: "/bin/umount", [disk]) }
+        let origin = try await TestOrigin.start()
+        // One file whose segments are byte ranges: the size is known exactly before the download.
+        let hls = try await TestHLS(.singleFileTS, seconds: 30).make(in: directory.path)
+        for (path, data) in hls { origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
+        // A file that leaves 1 MiB, less than the download (1.5 MB) needs; the index's
+        // write-ahead log needs some of it too.
+        let filler = disk + "/filler"
+        try Data(count: 3 << 20).write(to: URL(fileURLWithPath: filler))
+
+        let store = try MediaStore.open(at: disk + "/cache")
+        let http = HTTPOrigin()
+        let loader = MediaLoader(store: store, origin: http)
+        var configuration = DownloadManager.Configuration()
+        configuration.attempts = 2
+        configuration.initialBackoff = .milliseconds(10)
+        let url = origin.url("/hls/index.m3u8")
+
+        let checked = try await DownloadManager(loader: loader, configuration: configuration)
+        let refused = try await checked.download(url)
+        var state = try await Self.settled(checked, refused.id)
+        #expect(state.error?.contains("free") == true, "the estimate does not fit: \(state)")
+        await checked.shutdown()
+
+        // Without the check (an estimate that was too low), the disk itself fills up.
+        configuration.freeSpace = { _ in .max }
+        let manager = try await DownloadManager(loader: loader, configuration: configuration)
+        try await manager.resume(refused.id)
+        state = try await Self.settled(manager, refused.id)
+        #expect(state.error?.contains("disk full") == true || state.error?.contains("database or disk is full") == true, "\(state)")
+
+        try FileManager.default.removeItem(atPath: filler)
+        try await manager.resume(refused.id)
+        state = try await Self.settled(manager, refused.id)
+        #expect(state == .completed, "after space is freed: \(state)")
+        await manager.shutdown()
+        try await http.shutdown()
+        try await origin.stop()
+        try store.close()
+    }
+
+    static func settled(_ manager: DownloadManager, _ id: String) async throws -> DownloadState {
+        while true {
+            let state = await manager.download(named: id)?.state ?? .queued
+            if state == .completed || state.error != nil { return state }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}

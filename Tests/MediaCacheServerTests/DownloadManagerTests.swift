@@ -52,6 +52,8 @@ import Testing
             #expect(done.resolved?.playlists.map(\.url.lastPathComponent) == ["index.m3u8", "index.m3u8"])
             #expect(done.segmentsDone == done.segmentCount && done.segmentCount > 0)
             #expect(done.loadedSeconds == done.durationSeconds && done.durationSeconds >= 7.9)
+            #expect(done.renditions.map(\.kind) == [.variant, .audio] && done.renditions.map(\.language) == [nil, "en"])
+            #expect(done.renditions.allSatisfy { $0.loaded == [$0.expected] }, "every rendition's whole time range: \(done.renditions)")
             #expect(done.bytesExpected == done.bytesDone && !done.expectedIsEstimate)
             #expect(await manager.isPlayableOffline(master))
             let fetched = originBytes(proxy, files) - before
@@ -127,7 +129,10 @@ import Testing
             let download = try await manager.download(master)
             while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 1 { try await Task.sleep(for: .milliseconds(20)) }
             try await manager.pause(download.id)
-            #expect(await manager.download(named: download.id)?.state == .paused)
+            let paused = try #require(await manager.download(named: download.id))
+            #expect(paused.state == .paused)
+            #expect(paused.renditions.contains { !$0.loaded.isEmpty }, "time ranges as segments arrive")
+            #expect(paused.renditions.allSatisfy { $0.loadedSeconds < $0.expected.upperBound })
             try await manager.resume(download.id)
             while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 3 { try await Task.sleep(for: .milliseconds(20)) }
             // The process ends while it downloads; the next one resumes it by itself.

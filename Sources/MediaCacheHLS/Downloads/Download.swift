@@ -31,6 +31,9 @@ public struct Download: Hashable, Sendable, Codable, Identifiable {
     public var loadedSeconds: Double
     /// Seconds the selected variant lasts.
     public var durationSeconds: Double
+    /// Each selected playlist with the time ranges of it stored; empty for a file, or before
+    /// the playlist was read.
+    public var renditions: [RenditionProgress] = []
 
     /// Whether it plays without the network: every selected resource is stored.
     public var isPlayableOffline: Bool { state == .completed }
@@ -52,10 +55,22 @@ extension Download {
         var segmentCount: Int
         var loadedSeconds: Double
         var durationSeconds: Double
+        var renditions: [RenditionProgress]?
     }
 
     var document: Document {
         Document(selection: selection, resolved: resolved, isFile: isFile, segmentsDone: segmentsDone,
-                 segmentCount: segmentCount, loadedSeconds: loadedSeconds, durationSeconds: durationSeconds)
+                 segmentCount: segmentCount, loadedSeconds: loadedSeconds, durationSeconds: durationSeconds,
+                 renditions: renditions)
+    }
+
+    /// Records that `spans` are stored: their time ranges join each rendition's, and the
+    /// first's seconds count as loaded.
+    mutating func load(_ spans: [DownloadPlan.Span]) {
+        for span in spans {
+            guard let position = renditions.firstIndex(where: { $0.url == span.playlist }) else { continue }
+            renditions[position].load(span.time)
+        }
+        if let first = renditions.first { loadedSeconds = first.loadedSeconds }
     }
 }

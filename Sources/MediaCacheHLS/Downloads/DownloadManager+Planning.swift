@@ -9,7 +9,7 @@ extension DownloadManager {
         let record = try await loader.contentRecord(for: download.url, purpose: .download)
         guard await PlaylistDetection.isPlaylist(download.url, info: record.contentInfo, loader: loader, purpose: .download) else {
             let ranges = record.contentInfo.totalLength.map { ByteRangeSet([ByteRange(0, $0)]) }
-            let unit = DownloadPlan.Unit(target: PreloadTarget(url: download.url, ranges: ranges), seconds: 0, isSegment: true)
+            let unit = DownloadPlan.Unit(target: PreloadTarget(url: download.url, ranges: ranges), spans: [], isSegment: true)
             return (DownloadPlan(playlists: [], units: [unit], duration: 0, estimatedBytes: record.contentInfo.totalLength), nil)
         }
         let top = try await read(download.url)
@@ -22,20 +22,29 @@ extension DownloadManager {
         }
         var playlists = [download.url]
         var units: [DownloadPlan.Unit] = []
-        var seen = Set<URL>()
-        var duration = 0.0
-        for (position, selected) in resolved.playlists.enumerated() {
+        var positions: [URL: Int] = [:]
+        var renditions: [RenditionProgress] = []
+        for selected in resolved.playlists {
             let read = selected.url == download.url ? top : try await self.read(selected.url)
             let media = try MediaPlaylist(read.playlist)
             guard media.isFinished else { throw DownloadError.live(selected.url) }
-            if position == 0 { duration = media.duration }
             playlists.append(selected.url)
-            for unit in DownloadPlan.units(of: media, base: read.base, counted: position == 0) where seen.insert(unit.target.url).inserted {
-                units.append(unit)
+            renditions.append(RenditionProgress(url: selected.url, kind: selected.kind, name: selected.name, language: selected.language,
+                                                expected: 0..<media.duration, loaded: []))
+            for unit in DownloadPlan.units(of: media, playlist: selected.url, base: read.base) {
+                if let position = positions[unit.target.url] {
+                    units[position].spans += unit.spans
+                } else {
+                    positions[unit.target.url] = units.count
+                    units.append(unit)
+                }
             }
         }
+        let duration = renditions.first?.expected.upperBound ?? 0
         let estimate = resolved.variant?.bandwidth.map { Int64(Double($0) * duration / 8) }
-        return (DownloadPlan(playlists: Array(Set(playlists)), units: units, duration: duration, estimatedBytes: estimate), resolved)
+        var plan = DownloadPlan(playlists: Array(Set(playlists)), units: units, duration: duration, estimatedBytes: estimate)
+        plan.renditions = renditions
+        return (plan, resolved)
     }
 
     /// Reads playlist `url` as fresh as the configuration asks and records its asset.

@@ -20,12 +20,12 @@ extension DownloadManager {
         let playlistBytes = plan.playlists.reduce(0) { $0 + storedBytes(PreloadTarget(url: $1)) }
         var done = playlistBytes
         var segmentsDone = 0
-        var loaded = 0.0
+        var stored: [DownloadPlan.Span] = []
         for unit in plan.units {
             done += storedBytes(unit.target)
             guard missing(unit.target).isEmpty else { continue }
             if unit.isSegment { segmentsDone += 1 }
-            loaded += unit.seconds
+            stored += unit.spans
         }
         let isExact = plan.units.allSatisfy { $0.target.ranges != nil }
         let exact = isExact ? plan.units.compactMap(\.target.ranges?.coveredLength).reduce(playlistBytes, +) : nil
@@ -36,7 +36,9 @@ extension DownloadManager {
             download.segmentCount = plan.segmentCount
             download.durationSeconds = plan.duration
             download.segmentsDone = segmentsDone
-            download.loadedSeconds = loaded
+            download.renditions = plan.renditions
+            download.loadedSeconds = 0
+            download.load(stored)
             download.bytesDone = done
             download.bytesExpected = expected
             download.expectedIsEstimate = exact == nil
@@ -57,7 +59,7 @@ extension DownloadManager {
                 try store.addDownloadMembers([store.key(for: unit.target.url)], to: id)
                 update(id) { download in
                     if unit.isSegment { download.segmentsDone += 1 }
-                    download.loadedSeconds += unit.seconds
+                    download.load(unit.spans)
                 }
                 addNext()
             }

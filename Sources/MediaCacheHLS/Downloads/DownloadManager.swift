@@ -68,7 +68,7 @@ public actor DownloadManager {
                 selection: document.selection, resolved: document.resolved, isFile: document.isFile,
                 bytesDone: stored.bytesDone, bytesExpected: stored.bytesExpected, expectedIsEstimate: stored.expectedIsEstimate,
                 segmentsDone: document.segmentsDone, segmentCount: document.segmentCount, loadedSeconds: document.loadedSeconds,
-                durationSeconds: document.durationSeconds)
+                durationSeconds: document.durationSeconds, renditions: document.renditions ?? [])
             order.append(stored.id)
         }
         schedule()

@@ -46,6 +46,8 @@ public struct DownloadReport: Hashable, Sendable, Codable {
     public var segmentCount: Int
     public var loadedSeconds: Double
     public var durationSeconds: Double
+    /// Each selected playlist's time ranges stored against the range expected.
+    public var renditions: [RenditionProgress]
     public var selection: Selection
     public var playableOffline: Bool
     /// Whether the URL is a file rather than an HLS playlist.
@@ -65,6 +67,7 @@ public struct DownloadReport: Hashable, Sendable, Codable {
         segmentCount = download.segmentCount
         loadedSeconds = download.loadedSeconds
         durationSeconds = download.durationSeconds
+        renditions = download.renditions
         playableOffline = download.isPlayableOffline
         isFile = download.isFile
         let playlists = download.resolved?.playlists ?? []

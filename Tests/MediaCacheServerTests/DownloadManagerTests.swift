@@ -74,6 +74,9 @@ import Testing
             let offline = try await CommandRun.run(path: ffmpeg, decode + [proxy.proxied("/hls/master.m3u8")] + output)
             #expect(offline.status == 0 && offline.errorOutput.isEmpty, "\(offline.errorOutput)")
             #expect(offline.output == direct.output, "offline, exactly as from the origin")
+            let gstreamer = try await CommandRun.run(path: try Tools.require("gst-launch-1.0"), [
+                "-q", "playbin", "uri=" + proxy.proxied("/hls/master.m3u8"), "video-sink=fakesink", "audio-sink=fakesink"])
+            #expect(gstreamer.status == 0, "GStreamer offline: \(gstreamer.output)\(gstreamer.errorOutput)")
             await manager.shutdown()
         }
     }
@@ -118,6 +121,46 @@ import Testing
             let direct = try await CommandRun.run(path: ffmpeg, ["-v", "error", "-i", proxy.directory.appending(media.name), "-f", "md5", "-"])
             let offline = try await CommandRun.run(path: ffmpeg, ["-v", "error", "-i", proxy.proxied("/album/song.mp3"), "-f", "md5", "-"])
             #expect(offline.status == 0 && offline.output == direct.output, "\(offline.errorOutput)")
+        }
+    }
+
+    @Test func aDownloadedMP4PlaysOfflineInChromium() async throws {
+        let chromium = try Tools.require("chromium")
+        try await ProxyHarness.run { proxy in
+            let media = TestMedia.faststartMP4(seconds: 3)
+            proxy.origin.serve("/films/short.mp4", content: .data(try await media.make(in: proxy.directory.path), mimeType: media.mimeType))
+            let url = proxy.origin.url("/films/short.mp4")
+            let manager = try await DownloadManager(loader: proxy.loader)
+            try await manager.download(url)
+            #expect(try await settled(manager, url).state == .completed)
+            await manager.shutdown()
+            try await proxy.origin.stop()
+
+            // The page and its reports come from a server of their own: the media's origin is gone.
+            let pages = try await TestOrigin.start()
+            let page = """
+            <!doctype html><video id="v" muted autoplay src="\(proxy.proxied("/films/short.mp4"))"></video>
+            <script>
+            const v = document.getElementById('v');
+            v.onended = () => fetch('/report/ended');
+            v.onerror = () => fetch('/report/error?code=' + (v.error && v.error.code));
+            </script>
+            """
+            pages.serve("/page.html", content: .data(Data(page.utf8), mimeType: "text/html"))
+            let run = Task {
+                try await CommandRun.run(path: "/usr/bin/timeout", ["90", chromium] + ChromiumTests.options + [
+                    "--user-data-dir=\(proxy.directory.appending("profile"))", pages.url("/page.html").absoluteString])
+            }
+            var reports: [String] = []
+            let deadline = ContinuousClock.now + .seconds(90)
+            while reports.isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                reports = ["/report/ended", "/report/error"].filter { !pages.requests(for: $0).isEmpty }
+            }
+            _ = try? await CommandRun.run(path: "/usr/bin/pkill", ["-f", proxy.directory.appending("profile")])
+            _ = try? await run.value
+            try await pages.stop()
+            #expect(reports == ["/report/ended"], "Chromium played the downloaded MP4 offline: \(reports)")
         }
     }
 

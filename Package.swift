@@ -174,6 +174,7 @@ let package = Package(
             dependencies: [
                 "MediaCacheAVFoundation",
                 "MediaCache",
+                "MediaCacheHLS",
                 "MediaCacheServer",
                 "MediaCacheTesting",
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),

@@ -52,6 +52,7 @@ public final class MediaCache: Sendable {
     public let configuration: Configuration
     private let opened: Locked<Opened?>
     private let proxy = Locked(Proxy.none)
+    private let downloads = Locked<Task<DownloadManager, any Error>?>(nil)
 
     /// A cache that opens the store in `configuration.directory` on first use.
     public init(configuration: Configuration = Configuration()) {
@@ -120,6 +121,25 @@ public final class MediaCache: Sendable {
         try await resources().preloader.updates()
     }
 
+    /// The app's one download manager over this cache's loader, opened on first use; downloads
+    /// that were running when the app last ended resume then. The embedded proxy shares it.
+    public func downloadManager() async throws -> DownloadManager {
+        let loader = try resources().loader
+        let task = downloads.withLock { downloads in
+            if let downloads { return downloads }
+            let made = Task { try await DownloadManager(loader: loader) }
+            downloads = made
+            return made
+        }
+        return try await task.value
+    }
+
+    /// Whether `url` was downloaded in full and plays without the network.
+    public func isPlayableOffline(_ url: URL) async -> Bool {
+        guard let manager = try? await downloadManager() else { return false }
+        return await manager.isPlayableOffline(url)
+    }
+
     /// The URL that plays `url` through the embedded loopback proxy, which starts on first use
     /// (one per cache, on a free port, with a random token in the path).
     public func proxyURL(for url: URL) async throws -> URL {
@@ -146,8 +166,10 @@ public final class MediaCache: Sendable {
             let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let server = Task {
                 defer { continuation.finish() }
-                // One preloader for the app: the proxy's API sees and queues the app's preloads.
-                try await ProxyServer(loader: opened.loader, preloader: opened.preloader, configuration: configuration)
+                // One preloader and one download manager for the app: the proxy's API sees the
+                // app's preloads and downloads, and a downloaded playlist is restricted offline.
+                try await ProxyServer(loader: opened.loader, preloader: opened.preloader, downloads: self.downloadManager(),
+                                      configuration: configuration)
                     .run(handlingSignals: false) { continuation.yield($0) }
             }
             let urls = Task {
@@ -166,13 +188,17 @@ public final class MediaCache: Sendable {
         _ = try? embeddedProxy()
     }
 
-    /// Stops the embedded proxy and preloads, and closes the store if this cache opened it.
+    /// Stops the embedded proxy, preloads and downloads (running ones resume at the next open),
+    /// and closes the store if this cache opened it.
     public func close() async throws {
         if case .running(_, let server) = proxy.withLock({ $0 }) {
             server.cancel()
             _ = await server.result
         }
         proxy.withLock { $0 = .none }
+        if let manager = downloads.withLock({ downloads in defer { downloads = nil }; return downloads }) {
+            await (try? manager.value)?.shutdown()
+        }
         guard let opened = opened.withLock({ opened in defer { opened = nil }; return opened }) else { return }
         await opened.preloader.shutdown()
         if let (store, origin) = opened.owned {

@@ -92,8 +92,12 @@ public actor DownloadManager {
     /// Downloads `url` (a playlist or a file) with `selection`. Asking again for a URL being
     /// downloaded or downloaded adds the new selection: only what is missing is fetched, into
     /// the same asset.
+    ///
+    /// - Parameter paused: Whether a new download waits for ``resume(_:)`` (as a download task
+    ///   waits for its `resume()`).
     @discardableResult
-    public func download(_ url: URL, title: String? = nil, selection: DownloadSelection = DownloadSelection()) throws -> Download {
+    public func download(_ url: URL, title: String? = nil, selection: DownloadSelection = DownloadSelection(),
+                         paused: Bool = false) throws -> Download {
         if var existing = download(named: url.absoluteString) {
             existing.selection = selection
             if let title { existing.title = title }
@@ -103,7 +107,7 @@ public actor DownloadManager {
             return existing
         }
         let download = Download(
-            id: UUID().uuidString.lowercased(), url: url, title: title ?? url.lastPathComponent, state: .queued,
+            id: UUID().uuidString.lowercased(), url: url, title: title ?? url.lastPathComponent, state: paused ? .paused : .queued,
             selection: selection, resolved: nil, isFile: false, bytesDone: 0, bytesExpected: nil, expectedIsEstimate: true,
             segmentsDone: 0, segmentCount: 0, loadedSeconds: 0, durationSeconds: 0)
         order.append(download.id)

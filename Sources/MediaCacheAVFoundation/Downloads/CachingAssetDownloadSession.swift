@@ -1,0 +1,124 @@
+import Foundation
+import MediaCache
+import MediaCacheHLS
+
+/// Offline downloads for Apple apps, in the shape of `AVAssetDownloadURLSession`, over the
+/// cache's one ``DownloadManager``: HLS with variant and media selections, and files; progress as
+/// time ranges per the primary rendition, and in bytes through ``CachingAssetDownloadTask/download``;
+/// survives relaunches (``allTasks()``); AES-128 keys are downloaded with the rest. A downloaded
+/// asset plays through ``CachingURLAsset`` with the network gone.
+///
+/// ```swift
+/// let session = CachingAssetDownloadSession(cache: .shared, delegate: self)
+/// var configuration = CachingAssetDownloadConfiguration(url: filmURL, title: "Film")
+/// configuration.audio = .languages(["en", "de"])
+/// let task = try await session.makeAssetDownloadTask(downloadConfiguration: configuration)
+/// try await task.resume()
+/// // later, after a relaunch:
+/// for task in try await session.allTasks() { try await task.resume() }
+/// if await MediaCache.shared.isPlayableOffline(filmURL) { player.replaceCurrentItem(with: CachingPlayerItem(url: filmURL)) }
+/// ```
+public final class CachingAssetDownloadSession: Sendable {
+    /// What the session reported of each download, so that each event is told once.
+    private struct Reported {
+        var location = false
+        var resolved = false
+        var loaded: [Range<Double>] = []
+        var ended: String?
+    }
+
+    /// The cache downloads are stored in.
+    public let cache: MediaCache
+    private let delegate: (any CachingAssetDownloadDelegate)?
+    private let reported = Locked<[String: Reported]>([:])
+    private let observer = Locked<Task<Void, Never>?>(nil)
+
+    /// A session over `cache` telling `delegate` of progress.
+    public init(cache: MediaCache = .shared, delegate: (any CachingAssetDownloadDelegate)?) {
+        self.cache = cache
+        self.delegate = delegate
+    }
+
+    deinit {
+        observer.withLock { $0?.cancel() }
+    }
+
+    /// A task for the download `configuration` describes, suspended until its `resume()`. A URL
+    /// downloaded before gets its task back with the configuration's selections added.
+    public func makeAssetDownloadTask(downloadConfiguration configuration: CachingAssetDownloadConfiguration) async throws
+        -> CachingAssetDownloadTask
+    {
+        let manager = try await observedManager()
+        let download = try await manager.download(configuration.url, title: configuration.title,
+                                                  selection: configuration.selection, paused: true)
+        return CachingAssetDownloadTask(taskIdentifier: download.id, url: download.url, manager: manager, session: self)
+    }
+
+    /// Every download, as tasks: after a relaunch, the way back to downloads that were made
+    /// before (running ones resumed by themselves).
+    public func allTasks() async throws -> [CachingAssetDownloadTask] {
+        let manager = try await observedManager()
+        return await manager.downloads.map {
+            CachingAssetDownloadTask(taskIdentifier: $0.id, url: $0.url, manager: manager, session: self)
+        }
+    }
+
+    /// Stops telling the delegate; downloads go on.
+    public func invalidate() {
+        observer.withLock { $0?.cancel() }
+    }
+
+    /// The manager, with this session following its updates.
+    private func observedManager() async throws -> DownloadManager {
+        let manager = try await cache.downloadManager()
+        let updates = await manager.updates()
+        observer.withLock { observer in
+            guard observer == nil else { return }
+            observer = Task { [weak self] in
+                for await download in updates {
+                    guard let self else { return }
+                    self.tell(download, manager: manager)
+                }
+            }
+        }
+        return manager
+    }
+
+    func cancelled(_ task: CachingAssetDownloadTask) {
+        reported.withLock { $0[task.taskIdentifier] = nil }
+        delegate?.session(self, task: task, didCompleteWithError: CachingAssetDownloadError.cancelled)
+    }
+
+    /// Tells the delegate what is new in `download`.
+    private func tell(_ download: Download, manager: DownloadManager) {
+        guard let delegate else { return }
+        let task = CachingAssetDownloadTask(taskIdentifier: download.id, url: download.url, manager: manager, session: self)
+        let before = reported.withLock { $0[download.id] ?? Reported() }
+        var now = before
+        if download.state == .downloading { now.location = true }
+        if download.resolved != nil { now.resolved = true }
+        let primary = download.renditions.first
+        now.loaded = primary?.loaded ?? []
+        now.ended = download.state == .completed ? "completed" : download.state.error
+        reported.withLock { $0[download.id] = now }
+        if now.location, !before.location {
+            delegate.session(self, task: task, willDownloadTo: URL(fileURLWithPath: cache.configuration.directory))
+        }
+        if now.resolved, !before.resolved, let resolved = download.resolved {
+            delegate.session(self, task: task, didResolve: resolved)
+        }
+        if let primary, now.loaded != before.loaded, let added = Self.added(now.loaded, to: before.loaded) {
+            delegate.session(self, task: task, didLoad: added, totalTimeRangesLoaded: now.loaded,
+                             timeRangeExpectedToLoad: primary.expected)
+        }
+        if let ended = now.ended, ended != before.ended {
+            delegate.session(self, task: task,
+                             didCompleteWithError: download.state == .completed ? nil : CachingAssetDownloadError.failed(ended))
+        }
+    }
+
+    /// The range of `now` that grew since `before`.
+    static func added(_ now: [Range<Double>], to before: [Range<Double>]) -> Range<Double>? {
+        now.first { range in !before.contains(range) }
+    }
+}

@@ -114,7 +114,9 @@ import Testing
             let url = proxy.origin.url("/album/song.mp3")
             let manager = try await DownloadManager(loader: proxy.loader)
             try await manager.download(url)
-            #expect(try await settled(manager, url).state == .completed)
+            let done = try await settled(manager, url)
+            #expect(done.state == .completed)
+            #expect(done.durationSeconds > 9.9 && done.loadedSeconds == done.durationSeconds, "seconds from the MP3's frames: \(done)")
             await manager.shutdown()
             try await proxy.origin.stop()
             let ffmpeg = try Tools.require("ffmpeg")
@@ -161,6 +163,27 @@ import Testing
             _ = try? await run.value
             try await pages.stop()
             #expect(reports == ["/report/ended"], "Chromium played the downloaded MP4 offline: \(reports)")
+        }
+    }
+
+    @Test func anMP4DownloadCountsTheSecondsItsBytesPlay() async throws {
+        try await ProxyHarness.run { proxy in
+            let media = TestMedia.faststartMP4(seconds: 10)
+            let bytes = try await media.make(in: proxy.directory.path)
+            proxy.origin.serve("/films/clip.mp4", content: .data(bytes, mimeType: media.mimeType))
+            proxy.origin.setMisbehavior(.init(bytesPerSecond: bytes.count / 3), for: "/films/clip.mp4")
+            let url = proxy.origin.url("/films/clip.mp4")
+            let manager = try await DownloadManager(loader: proxy.loader)
+            let download = try await manager.download(url)
+            while (await manager.download(named: download.id)?.bytesDone ?? 0) < Int64(bytes.count) / 2 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let halfway = try #require(await manager.download(named: download.id))
+            #expect(halfway.durationSeconds > 9.9)
+            #expect(halfway.loadedSeconds > 0 && halfway.loadedSeconds < halfway.durationSeconds, "\(halfway.loadedSeconds) s")
+            let done = try await settled(manager, url)
+            #expect(done.loadedSeconds == done.durationSeconds && done.renditions.first?.loaded == [0..<done.durationSeconds])
+            await manager.shutdown()
         }
     }
 

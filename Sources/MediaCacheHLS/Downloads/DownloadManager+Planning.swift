@@ -10,7 +10,15 @@ extension DownloadManager {
         guard await PlaylistDetection.isPlaylist(download.url, info: record.contentInfo, loader: loader, purpose: .download) else {
             let ranges = record.contentInfo.totalLength.map { ByteRangeSet([ByteRange(0, $0)]) }
             let unit = DownloadPlan.Unit(target: PreloadTarget(url: download.url, ranges: ranges), spans: [], isSegment: true)
-            return (DownloadPlan(playlists: [], units: [unit], duration: 0, estimatedBytes: record.contentInfo.totalLength), nil)
+            var plan = DownloadPlan(playlists: [], units: [unit], duration: 0, estimatedBytes: record.contentInfo.totalLength)
+            // An MP4 or MP3 says how long it plays, and which of its bytes play which seconds.
+            if let index = try? await loader.timeIndex(of: download.url, purpose: .download), let duration = index.duration {
+                plan.duration = duration
+                plan.timeIndex = index
+                plan.renditions = [RenditionProgress(url: download.url, kind: .media, name: download.url.lastPathComponent,
+                                                     language: nil, expected: 0..<duration, loaded: [])]
+            }
+            return (plan, nil)
         }
         let top = try await read(download.url)
         var resolved: ResolvedSelection

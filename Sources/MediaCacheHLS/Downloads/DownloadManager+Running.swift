@@ -17,6 +17,7 @@ extension DownloadManager {
     private func perform(_ id: String) async throws {
         guard let download = records[id] else { return }
         let (plan, resolved) = try await self.plan(download)
+        timeIndexes[id] = plan.timeIndex
         let playlistBytes = plan.playlists.reduce(0) { $0 + storedBytes(PreloadTarget(url: $1)) }
         var done = playlistBytes
         var segmentsDone = 0

@@ -46,6 +46,8 @@ public actor DownloadManager {
     var records: [String: Download] = [:]
     var order: [String] = []
     var running: [String: Task<Void, Never>] = [:]
+    /// The time indexes of the files being downloaded, for their seconds.
+    var timeIndexes: [String: any MediaTimeIndex] = [:]
     private var subscribers: [UUID: AsyncStream<Download>.Continuation] = [:]
 
     var store: MediaStore { loader.store }
@@ -204,15 +206,22 @@ public actor DownloadManager {
         for subscriber in subscribers.values { subscriber.yield(download) }
     }
 
-    /// Applies `change` to a download that is still running.
+    /// Applies `change` to a download that is still running; a file's seconds follow its bytes.
     func update(_ id: String, _ change: (inout Download) -> Void) {
         guard running[id] != nil, var download = records[id] else { return }
         change(&download)
+        if let index = timeIndexes[id], download.renditions.count == 1 {
+            let available = (try? store.availableRanges(for: store.key(for: download.url))) ?? ByteRangeSet()
+            let seconds = index.playableSeconds(from: available)
+            download.renditions[0].loaded = seconds > 0 ? [0..<seconds] : []
+            download.loadedSeconds = seconds
+        }
         try? save(download)
     }
 
     /// A run ended: completed, failed, or stopped by a pause or a removal (already recorded).
     func ended(_ id: String, failure: String?) {
+        timeIndexes[id] = nil
         guard running.removeValue(forKey: id) != nil, var download = records[id] else { return }
         if let failure {
             download.state = (try? download.state.failed(failure)) ?? .failed(failure)

@@ -27,6 +27,8 @@ struct DownloadPlan: Sendable {
     var duration: Double
     /// Each selected playlist's progress, with nothing loaded yet.
     var renditions: [RenditionProgress] = []
+    /// For an MP4 or MP3 file, its time index: the seconds stored are those that play.
+    var timeIndex: (any MediaTimeIndex)?
     /// `BANDWIDTH` × duration of the variant, where the playlist names one.
     var estimatedBytes: Int64?
 

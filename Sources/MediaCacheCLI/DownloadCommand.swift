@@ -56,6 +56,11 @@ struct DownloadCommand: AsyncParsableCommand {
         let final: DownloadReport
         do {
             var report = try await session.start(request, url: origin, selection: try request.checkedSelection())
+            if ["paused", "failed"].contains(report.state) {
+                // Asked for again: go on where it stopped.
+                _ = try await session.change(report.id, .resume)
+                report = try await session.reports().first { $0.id == report.id } ?? report
+            }
             if noWait {
                 print(report.id)
                 try await session.close()

@@ -81,3 +81,32 @@ import Testing
         #expect(run.status == 64 && run.errorOutput.contains("variant"), "\(run.errorOutput)")
     }
 }
+
+/// Ctrl-C on a foreground download pauses it; running the command again goes on.
+@Suite(.timeLimit(.minutes(2))) struct DownloadInterruptTests {
+    @Test func ctrlCPausesAndTheCommandAgainCompletes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try await TestOrigin.start()
+        defer { Task { try? await origin.stop() } }
+        let files = try await TestHLS(.ts, seconds: 20).make(in: directory.path)
+        for (path, data) in files {
+            origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path)))
+            origin.setMisbehavior(.init(bytesPerSecond: 60_000), for: "/hls/" + path)
+        }
+        let url = origin.url("/hls/index.m3u8").absoluteString
+        let mediacache = BuiltProducts.executable(named: "mediacache").path
+        let cache = ["--cache-dir", directory.appending("cache")]
+
+        let interrupted = try await CommandRun.run(path: "/usr/bin/timeout", ["--preserve-status", "-s", "INT", "1.5", mediacache,
+                                                                             "download", url] + cache)
+        #expect(interrupted.status == 130, "\(interrupted.output)\(interrupted.errorOutput)")
+        #expect(interrupted.output.contains("paused; resume with: mediacache downloads resume"), "\(interrupted.output)")
+        let listed = try await CommandRun.run(path: mediacache, ["downloads", "--json"] + cache)
+        let paused = try #require(try APIJSON.decoder().decode([DownloadReport].self, from: Data(listed.output.utf8)).first)
+        #expect(paused.state == "paused" && paused.bytesOnDisk > 0 && paused.segmentsDone < paused.segmentCount, "\(paused)")
+
+        let again = try await CommandRun.run(path: mediacache, ["download", url] + cache)
+        #expect(again.status == 0 && again.output.contains("completed"), "\(again.output)\(again.errorOutput)")
+    }
+}

@@ -104,3 +104,44 @@ import Testing
         }
     }
 }
+
+/// Playback outranks downloading: while a player waits for the network, a download starts no
+/// new resource; it goes on once playback is quiet.
+@Suite(.timeLimit(.minutes(1))) struct DownloadPlaybackTests {
+    @Test func aDownloadWaitsWhilePlaybackWaitsForTheNetwork() async throws {
+        try await LoaderHarness.run { harness in
+            let playing = harness.serve("/playing.mp4", length: 1 << 20, misbehavior: .init(bytesPerSecond: 512 << 10))
+            var playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            for number in 0..<40 {
+                harness.serve("/hls/s\(number).ts", length: 32 << 10, seed: UInt64(number), misbehavior: .init(bytesPerSecond: 256 << 10))
+                playlist += "#EXTINF:2,\ns\(number).ts\n"
+            }
+            playlist += "#EXT-X-ENDLIST\n"
+            harness.origin.serve("/hls/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
+            var configuration = DownloadManager.Configuration()
+            configuration.playbackQuietPeriod = .seconds(1)
+            let manager = try await DownloadManager(loader: harness.loader, configuration: configuration)
+            let download = try await manager.download(harness.origin.url("/hls/index.m3u8"))
+            while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            func downloaded() -> Int64 { (0..<40).map { harness.origin.bytesSent(for: "/hls/s\($0).ts") }.reduce(0, +) }
+
+            var atFirstChunk: Int64?
+            var bytes = Data()
+            for try await chunk in harness.loader.read(harness.origin.url("/playing.mp4"), ByteRequest(offset: 0)) {
+                if atFirstChunk == nil { atFirstChunk = downloaded() }
+                bytes.append(chunk.bytes)
+            }
+            let during = downloaded() - (atFirstChunk ?? 0)
+            #expect(Bytes(bytes) == Bytes(playing.bytes(in: 0 ..< 1 << 20)))
+            #expect(during <= 4 * (32 << 10), "the download fetched \(during) bytes while playback waited; at most what was in flight")
+
+            var state = DownloadState.queued
+            while state != .completed && state.error == nil {
+                try await Task.sleep(for: .milliseconds(20))
+                state = await manager.download(named: download.id)?.state ?? state
+            }
+            #expect(state == .completed, "it goes on once playback is quiet")
+            await manager.shutdown()
+        }
+    }
+}

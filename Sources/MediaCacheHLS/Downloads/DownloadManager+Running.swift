@@ -84,7 +84,7 @@ extension DownloadManager {
             var progressed = false
             do {
                 for request in requests {
-                    try await loader.playback.waitUntilQuiet(for: .milliseconds(250))
+                    try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
                     var pending: Int64 = 0
                     for try await chunk in loader.read(unit.target.url, request, purpose: .download) {
                         progressed = true

@@ -30,6 +30,9 @@ public actor DownloadManager {
         public var maximumBackoff: Duration = .seconds(5)
         /// How long stored playlists are served before they are revalidated.
         public var freshness = PlaylistFreshness()
+        /// How long no player must have waited for the network before a resource is fetched:
+        /// playback outranks downloading. Default: 250 ms.
+        public var playbackQuietPeriod: Duration = .milliseconds(250)
         /// Free bytes on the file system of a path; the default asks the system.
         public var freeSpace: @Sendable (String) -> Int64? = DiskSpace.available(at:)
 

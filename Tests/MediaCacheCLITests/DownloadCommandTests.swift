@@ -92,13 +92,13 @@ import Testing
         let files = try await TestHLS(.ts, seconds: 20).make(in: directory.path)
         for (path, data) in files {
             origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path)))
-            origin.setMisbehavior(.init(bytesPerSecond: 60_000), for: "/hls/" + path)
+            origin.setMisbehavior(.init(bytesPerSecond: 30_000), for: "/hls/" + path)
         }
         let url = origin.url("/hls/index.m3u8").absoluteString
         let mediacache = BuiltProducts.executable(named: "mediacache").path
         let cache = ["--cache-dir", directory.appending("cache")]
 
-        let interrupted = try await CommandRun.run(path: "/usr/bin/timeout", ["--preserve-status", "-s", "INT", "1.5", mediacache,
+        let interrupted = try await CommandRun.run(path: "/usr/bin/timeout", ["--preserve-status", "-s", "INT", "3", mediacache,
                                                                              "download", url] + cache)
         #expect(interrupted.status == 130, "\(interrupted.output)\(interrupted.errorOutput)")
         #expect(interrupted.output.contains("paused; resume with: mediacache downloads resume"), "\(interrupted.output)")

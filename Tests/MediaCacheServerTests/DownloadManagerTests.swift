@@ -221,6 +221,45 @@ import Testing
         }
     }
 
+    @Test func subtitlesAndEveryLanguageDownloadAndAreServedOffline() async throws {
+        try await ProxyHarness.run { proxy in
+            let files = try await serveMultivariant(proxy)
+            let master = proxy.origin.url("/hls/master.m3u8")
+            let manager = try await DownloadManager(loader: proxy.loader)
+            try await manager.download(master, selection: DownloadSelection(variant: .lowest, audio: .all, subtitles: .all))
+            let done = try await settled(manager, master)
+            #expect(done.state == .completed && done.renditions.map(\.kind) == [.variant, .audio, .audio, .subtitles])
+            await manager.shutdown()
+            try await proxy.origin.stop()
+            let restricted = String(decoding: try await proxy.request(proxy.proxied("/hls/master.m3u8")).body, as: UTF8.self)
+            #expect(restricted.contains("index_vtt.m3u8") && restricted.contains("v2/index.m3u8"), "everything was downloaded")
+            for (path, data) in files where path.hasSuffix(".vtt") {
+                let cue = try await proxy.request(proxy.proxied("/hls/" + path))
+                #expect(cue.status == 200 && cue.body == data, "\(path) offline")
+            }
+        }
+    }
+
+    @Test func playingWhileDownloadingSharesTheFetches() async throws {
+        try await ProxyHarness.run { proxy in
+            let files = try await serveMultivariant(proxy, seconds: 12, bytesPerSecond: 300_000)
+            let master = proxy.origin.url("/hls/master.m3u8")
+            let manager = try await DownloadManager(loader: proxy.loader)
+            try await manager.download(master, selection: DownloadSelection(audio: .languages(["en"])))
+            let play = try await CommandRun.run(path: try Tools.require("ffmpeg"), ["-v", "error", "-i", proxy.proxied("/hls/master.m3u8"),
+                                                                                   "-map", "0:v:0", "-map", "0:a:0", "-f", "null", "-"])
+            #expect(play.status == 0, "\(play.errorOutput)")
+            #expect(try await settled(manager, master).state == .completed)
+            let shared = files.filter { ($0.key.hasPrefix("v0/") || $0.key.hasPrefix("v1/")) && $0.key.hasSuffix(".ts") }
+            let size = shared.values.map { Int64($0.count) }.reduce(0, +)
+            let sent = shared.keys.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
+            // The player and the download read the same resources through one loader: one fetch
+            // each, apart from what a fetch cancelled between them had in flight.
+            #expect(sent <= size + 4 * (64 << 10), "\(sent) origin bytes for \(size) played and downloaded")
+            await manager.shutdown()
+        }
+    }
+
     @Test func anotherLanguageAddedLaterFetchesOnlyIt() async throws {
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy)

@@ -70,7 +70,7 @@ public struct CommandRun: Sendable {
     }
 
     /// Calls `body` with `strings` as a NULL-terminated array of C strings.
-    private static func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+    static func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
         let pointers = strings.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
         return body(pointers)
@@ -80,7 +80,7 @@ public struct CommandRun: Sendable {
 /// A pipe whose read end the parent keeps and whose write end the child gets (`dup2` onto its
 /// standard output or error); both ends are close-on-exec, so that other children do not keep it
 /// open and the reader sees the end of the output.
-private final class OutputPipe {
+final class OutputPipe {
     let readEnd: Int32
     private(set) var writeEnd: Int32
 

@@ -10,8 +10,7 @@ import Foundation
 /// let (status, output) = server.stop()
 /// ```
 public struct ServeProcess: Sendable {
-    private let process: Process
-    private let output: Pipe
+    private let process: ChildProcess
     /// The root URL the server printed, such as `http://127.0.0.1:41234/`.
     public let root: String
     /// Everything the server printed up to its status page URL.
@@ -21,27 +20,25 @@ public struct ServeProcess: Sendable {
     /// it prints its status page URL; `environment` replaces the variables named in it.
     public static func start(_ executable: URL, cacheDirectory: String, _ arguments: [String] = [],
                              environment: [String: String] = [:]) throws -> ServeProcess {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = executable
-        process.arguments = ["serve", "--port", "0", "--cache-dir", cacheDirectory] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn(path: executable.path, ["serve", "--port", "0", "--cache-dir", cacheDirectory] + arguments,
+                                             environment: environment, capturingOutput: true)
         var banner = ""
-        while !banner.contains("status page"), process.isRunning {
-            banner += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        while !banner.contains("status page") {
+            let chunk = process.readAvailable()
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
         }
         guard let root = banner.firstMatch(of: /status page (\S+)/).map({ String($0.1) }) else {
+            process.send(SIGKILL)
+            process.waitForExit()
             throw ServeProcessError(banner: banner)
         }
-        return ServeProcess(process: process, output: output, root: root, banner: banner)
+        return ServeProcess(process: process, root: root, banner: banner)
     }
 
     /// The server's peak resident memory so far (`VmHWM`) and its memory now (`VmRSS`), in bytes.
     public func memory() throws -> (peak: Int64, now: Int64) {
-        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let status = try String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)
         func field(_ name: String) -> Int64 {
             let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
             return (line?.split(separator: " ").dropFirst().first.flatMap { Int64($0) } ?? 0) * 1024
@@ -53,17 +50,16 @@ public struct ServeProcess: Sendable {
     /// and what the server printed after its banner.
     @discardableResult
     public func stop() -> (status: Int32, output: String) {
-        if process.isRunning { process.interrupt() }
+        process.send(SIGINT)
         for _ in 0..<1_000 where process.isRunning { usleep(10_000) }
         terminate()
-        while process.isRunning { usleep(10_000) }
-        return (process.terminationStatus,
-                String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let status = process.waitForExit()
+        return (status, String(decoding: process.readToEnd(), as: UTF8.self))
     }
 
     /// Sends `signal` (such as `SIGINT` or `SIGTERM`) to the server.
     public func send(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.send(signal)
     }
 
     /// Waits up to `seconds` for the server to exit; returns its status and what it printed
@@ -71,12 +67,12 @@ public struct ServeProcess: Sendable {
     public func waitForExit(seconds: Double) -> (status: Int32, output: String)? {
         for _ in 0..<Int(seconds * 100) where process.isRunning { usleep(10_000) }
         guard !process.isRunning else { return nil }
-        return (process.terminationStatus, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return (process.waitForExit(), String(decoding: process.readToEnd(), as: UTF8.self))
     }
 
     /// Ends the process at once, for clean-up after a failure.
     public func terminate() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 }
 

@@ -20,12 +20,8 @@ import Testing
     }
 
     /// curl reading `url` at 64 KiB/s into `file`, for a response that stays in progress.
-    func slowClient(_ url: String, into file: String) throws -> Process {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: try Tools.require("curl"))
-        curl.arguments = ["-s", "--limit-rate", "64k", "-o", file, url]
-        try curl.run()
-        return curl
+    func slowClient(_ url: String, into file: String) throws -> ChildProcess {
+        try ChildProcess.spawn(path: try Tools.require("curl"), ["-s", "--limit-rate", "64k", "-o", file, url], capturingOutput: false)
     }
 
     func size(of file: String) -> Int64 {
@@ -41,7 +37,7 @@ import Testing
     struct Streaming {
         let origin: TestOrigin
         let server: ServeProcess
-        let client: Process
+        let client: ChildProcess
         let body: String
     }
 
@@ -61,7 +57,7 @@ import Testing
         let stream = try await streaming(grace: "1")
         defer {
             stream.server.terminate()
-            stream.client.terminate()
+            stream.client.send(SIGKILL)
         }
 
         stream.server.send(SIGINT)
@@ -83,7 +79,7 @@ import Testing
         let stream = try await streaming(grace: "600")
         defer {
             stream.server.terminate()
-            stream.client.terminate()
+            stream.client.send(SIGKILL)
         }
 
         stream.server.send(SIGINT)

@@ -25,20 +25,20 @@ import Testing
             proxy.origin.serve("/page.html", content: .data(Data(page.utf8), mimeType: "text/html"))
 
             let profile = proxy.directory.appending("profile")
-            let browser = Process()
-            browser.executableURL = URL(fileURLWithPath: chromium)
-            browser.arguments = Self.options + ["--user-data-dir=\(profile)", proxy.origin.url("/page.html").absoluteString]
-            browser.standardOutput = FileHandle.nullDevice
-            browser.standardError = FileHandle.nullDevice
-            try browser.run()
-            defer { browser.terminate() }
+            let browser = try ChildProcess.spawn(path: chromium, Self.options + ["--user-data-dir=\(profile)",
+                                                                            proxy.origin.url("/page.html").absoluteString],
+                                                 capturingOutput: false)
+            defer {
+                browser.send(SIGTERM)
+                browser.waitForExit()
+            }
             let deadline = ContinuousClock.now + .seconds(90)
             var reports: [String] = []
             while reports.isEmpty, ContinuousClock.now < deadline, browser.isRunning {
                 try await Task.sleep(for: .milliseconds(100))
                 reports = ["/report/ended", "/report/error"].filter { !proxy.origin.requests(for: $0).isEmpty }
             }
-            browser.terminate()
+            browser.send(SIGTERM)
             #expect(reports == ["/report/ended"], "Chromium's report: \(reports)")
             let entry = try #require(try proxy.store.entries().first { $0.url.hasSuffix("/media/clip.webm") })
             #expect(entry.cachedBytes == Int64(video.count), "the whole video is cached after playing it")

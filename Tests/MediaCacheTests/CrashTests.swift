@@ -18,19 +18,13 @@ import Testing
         var generator = SystemRandomNumberGenerator()
 
         for cycle in 1...cycles {
-            let process = Process()
-            let output = Pipe()
-            process.executableURL = writer
-            process.arguments = [directory.path, "\(cycle)"]
-            process.standardOutput = output
-            try process.run()
-            let announcement = output.fileHandleForReading.availableData
+            let process = try ChildProcess.spawn(path: writer.path, [directory.path, "\(cycle)"], capturingOutput: true)
+            let announcement = process.readAvailable()
             try #require(String(decoding: announcement, as: UTF8.self).hasPrefix("ready"),
                          "the writer did not start (cycle \(cycle))")
             usleep(UInt32.random(in: 0...150_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "the writer exited by itself (cycle \(cycle))")
+            process.send(SIGKILL)
+            #expect(process.waitForExit() == 128 + SIGKILL, "the writer exited by itself (cycle \(cycle))")
 
             let store = try MediaStore.open(at: directory.path, configuration: Self.configuration)
             let result = try CrashWorkload.verify(store)

@@ -122,7 +122,12 @@ import Testing
             configuration.playbackQuietPeriod = .seconds(1)
             let manager = try await DownloadManager(loader: harness.loader, configuration: configuration)
             let download = try await manager.download(harness.origin.url("/hls/index.m3u8"))
-            while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            var started = try #require(await manager.download(named: download.id))
+            while started.segmentsDone < 2, started.state != .completed, started.state.error == nil {
+                try await Task.sleep(for: .milliseconds(10))
+                started = try #require(await manager.download(named: download.id))
+            }
+            #expect(started.state.error == nil, "\(started.state)")
             func downloaded() -> Int64 { (0..<40).map { harness.origin.bytesSent(for: "/hls/s\($0).ts") }.reduce(0, +) }
 
             var atFirstChunk: Int64?

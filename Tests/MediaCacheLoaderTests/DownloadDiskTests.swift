@@ -7,7 +7,7 @@ import Testing
 
 /// A download on a full disk fails saying so, loses nothing stored, and completes once space
 /// is freed.
-@Suite(.timeLimit(.minutes(1))) struct DownloadDiskTests {
+@Suite(.timeLimit(.minutes(3))) struct DownloadDiskTests {
     @Test func aFullDiskFailsTheDownloadClearlyAndItCompletesAfterSpaceIsFreed() async throws {
         let files = FaultyFileSystem()
         try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
@@ -42,21 +42,38 @@ import Testing
 }
 
 /// The same on a real, small file system (a 4 MiB tmpfs), where the test may mount one.
-@Suite(.timeLimit(.minutes(1))) struct DownloadSmallFileSystemTests {
+@Suite(.timeLimit(.minutes(3))) struct DownloadSmallFileSystemTests {
     /// Mounts a tmpfs of `size` at `path`; `false` where this process may not mount.
-    static func mount(_ path: String, size: String) throws -> Bool {
+    static func mount(_ path: String, size: String) async throws -> Bool {
         guard FileManager.default.isExecutableFile(atPath: "/bin/mount") else { return false }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return try CommandRun.run(path: "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]).status == 0
+        return try await CommandRun.run(path: "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]).status == 0
     }
 
     @Test func aRealFullDiskFailsTheDownloadAndItCompletesAfterSpaceIsFreed() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let disk = directory.appending("disk")
-        guard try Self.mount(disk, size: "4m") else { return }
-        defer { _ = try? CommandRun.run(path: "/bin/umount", [disk]) }
+        guard try await Self.mount(disk, size: "4m") else { return }
         let origin = try await TestOrigin.start()
+        let store = try MediaStore.open(at: disk + "/cache")
+        let http = HTTPOrigin()
+        let loader = MediaLoader(store: store, origin: http)
+        var managers: [DownloadManager] = []
+        do {
+            try await fillUp(disk, origin: origin, loader: loader, directory: directory) { managers.append($0) }
+        } catch {
+            for manager in managers { await manager.shutdown() }
+            await Self.tearDown(origin: origin, http: http, store: store, disk: disk)
+            throw error
+        }
+        for manager in managers { await manager.shutdown() }
+        await Self.tearDown(origin: origin, http: http, store: store, disk: disk)
+    }
+
+    /// Fills the disk while a download runs, then frees it; `opened` gets each manager made.
+    private func fillUp(_ disk: String, origin: TestOrigin, loader: MediaLoader, directory: TemporaryDirectory,
+                        opened: (DownloadManager) -> Void) async throws {
         // One file whose segments are byte ranges: the size is known exactly before the download.
         let hls = try await TestHLS(.singleFileTS, seconds: 30).make(in: directory.path)
         for (path, data) in hls { origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
@@ -64,16 +81,13 @@ import Testing
         // write-ahead log needs some of it too.
         let filler = disk + "/filler"
         try Data(count: 3 << 20).write(to: URL(fileURLWithPath: filler))
-
-        let store = try MediaStore.open(at: disk + "/cache")
-        let http = HTTPOrigin()
-        let loader = MediaLoader(store: store, origin: http)
         var configuration = DownloadManager.Configuration()
         configuration.attempts = 2
         configuration.initialBackoff = .milliseconds(10)
         let url = origin.url("/hls/index.m3u8")
 
         let checked = try await DownloadManager(loader: loader, configuration: configuration)
+        opened(checked)
         let refused = try await checked.download(url)
         var state = try await Self.settled(checked, refused.id)
         #expect(state.error?.contains("free") == true, "the estimate does not fit: \(state)")
@@ -82,6 +96,7 @@ import Testing
         // Without the check (an estimate that was too low), the disk itself fills up.
         configuration.freeSpace = { _ in .max }
         let manager = try await DownloadManager(loader: loader, configuration: configuration)
+        opened(manager)
         try await manager.resume(refused.id)
         state = try await Self.settled(manager, refused.id)
         #expect(state.error?.contains("disk full") == true || state.error?.contains("database or disk is full") == true, "\(state)")
@@ -90,10 +105,13 @@ import Testing
         try await manager.resume(refused.id)
         state = try await Self.settled(manager, refused.id)
         #expect(state == .completed, "after space is freed: \(state)")
-        await manager.shutdown()
-        try await http.shutdown()
-        try await origin.stop()
-        try store.close()
+    }
+
+    private static func tearDown(origin: TestOrigin, http: HTTPOrigin, store: MediaStore, disk: String) async {
+        try? await http.shutdown()
+        try? await origin.stop()
+        try? store.close()
+        _ = try? await CommandRun.run(path: "/bin/umount", [disk])
     }
 
     static func settled(_ manager: DownloadManager, _ id: String) async throws -> DownloadState {
@@ -107,7 +125,7 @@ import Testing
 
 /// Playback outranks downloading: while a player waits for the network, a download starts no
 /// new resource; it goes on once playback is quiet.
-@Suite(.timeLimit(.minutes(1))) struct DownloadPlaybackTests {
+@Suite(.timeLimit(.minutes(3))) struct DownloadPlaybackTests {
     @Test func aDownloadWaitsWhilePlaybackWaitsForTheNetwork() async throws {
         try await LoaderHarness.run { harness in
             let playing = harness.serve("/playing.mp4", length: 1 << 20, misbehavior: .init(bytesPerSecond: 512 << 10))
@@ -121,31 +139,36 @@ import Testing
             var configuration = DownloadManager.Configuration()
             configuration.playbackQuietPeriod = .seconds(1)
             let manager = try await DownloadManager(loader: harness.loader, configuration: configuration)
-            let download = try await manager.download(harness.origin.url("/hls/index.m3u8"))
-            var started = try #require(await manager.download(named: download.id))
-            while started.segmentsDone < 2, started.state != .completed, started.state.error == nil {
-                try await Task.sleep(for: .milliseconds(10))
-                started = try #require(await manager.download(named: download.id))
-            }
-            #expect(started.state.error == nil, "\(started.state)")
-            func downloaded() -> Int64 { (0..<40).map { harness.origin.bytesSent(for: "/hls/s\($0).ts") }.reduce(0, +) }
+            do {
+                let download = try await manager.download(harness.origin.url("/hls/index.m3u8"))
+                var started = try #require(await manager.download(named: download.id))
+                while started.segmentsDone < 2, started.state != .completed, started.state.error == nil {
+                    try await Task.sleep(for: .milliseconds(10))
+                    started = try #require(await manager.download(named: download.id))
+                }
+                #expect(started.state.error == nil, "\(started.state)")
+                func downloaded() -> Int64 { (0..<40).map { harness.origin.bytesSent(for: "/hls/s\($0).ts") }.reduce(0, +) }
 
-            var atFirstChunk: Int64?
-            var bytes = Data()
-            for try await chunk in harness.loader.read(harness.origin.url("/playing.mp4"), ByteRequest(offset: 0)) {
-                if atFirstChunk == nil { atFirstChunk = downloaded() }
-                bytes.append(chunk.bytes)
-            }
-            let during = downloaded() - (atFirstChunk ?? 0)
-            #expect(Bytes(bytes) == Bytes(playing.bytes(in: 0 ..< 1 << 20)))
-            #expect(during <= 4 * (32 << 10), "the download fetched \(during) bytes while playback waited; at most what was in flight")
+                var atFirstChunk: Int64?
+                var bytes = Data()
+                for try await chunk in harness.loader.read(harness.origin.url("/playing.mp4"), ByteRequest(offset: 0)) {
+                    if atFirstChunk == nil { atFirstChunk = downloaded() }
+                    bytes.append(chunk.bytes)
+                }
+                let during = downloaded() - (atFirstChunk ?? 0)
+                #expect(Bytes(bytes) == Bytes(playing.bytes(in: 0 ..< 1 << 20)))
+                #expect(during <= 4 * (32 << 10), "the download fetched \(during) bytes while playback waited; at most what was in flight")
 
-            var state = DownloadState.queued
-            while state != .completed && state.error == nil {
-                try await Task.sleep(for: .milliseconds(20))
-                state = await manager.download(named: download.id)?.state ?? state
+                var state = DownloadState.queued
+                while state != .completed && state.error == nil {
+                    try await Task.sleep(for: .milliseconds(20))
+                    state = await manager.download(named: download.id)?.state ?? state
+                }
+                #expect(state == .completed, "it goes on once playback is quiet")
+            } catch {
+                await manager.shutdown()
+                throw error
             }
-            #expect(state == .completed, "it goes on once playback is quiet")
             await manager.shutdown()
         }
     }

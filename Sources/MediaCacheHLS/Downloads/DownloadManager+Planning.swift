@@ -20,7 +20,7 @@ extension DownloadManager {
             }
             return (plan, nil)
         }
-        let top = try await read(download.url)
+        let top = try await loader.assetPlaylist(at: download.url, purpose: .download, freshness: configuration.freshness)
         var resolved: ResolvedSelection
         if top.playlist.isMultivariant {
             resolved = try download.selection.resolve(in: MultivariantPlaylist(top.playlist), base: top.base)
@@ -33,7 +33,8 @@ extension DownloadManager {
         var positions: [URL: Int] = [:]
         var renditions: [RenditionProgress] = []
         for selected in resolved.playlists {
-            let read = selected.url == download.url ? top : try await self.read(selected.url)
+            let read = selected.url == download.url
+                ? top : try await loader.assetPlaylist(at: selected.url, purpose: .download, freshness: configuration.freshness)
             let media = try MediaPlaylist(read.playlist)
             guard media.isFinished else { throw DownloadError.live(selected.url) }
             playlists.append(selected.url)
@@ -53,15 +54,5 @@ extension DownloadManager {
         var plan = DownloadPlan(playlists: Array(Set(playlists)), units: units, duration: duration, estimatedBytes: estimate)
         plan.renditions = renditions
         return (plan, resolved)
-    }
-
-    /// Reads playlist `url` as fresh as the configuration asks and records its asset.
-    private func read(_ url: URL) async throws -> (playlist: Playlist, base: URL) {
-        let content = try await loader.revalidatedContent(of: url, maximumLength: Playlist.maximumSize, purpose: .download,
-                                                          maximumAge: configuration.freshness.maximumAge(of:))
-        let playlist = try Playlist(parsing: content.body)
-        let base = content.record.contentInfo.finalURL ?? url
-        try store.recordAsset(of: playlist, at: url, base: base, generation: content.record.generation)
-        return (playlist, base)
     }
 }

@@ -33,7 +33,7 @@ public struct HLSPreloadPlanner: PreloadPlanner {
         guard await PlaylistDetection.isPlaylist(url, info: record.contentInfo, loader: loader, purpose: .preload) else {
             return nil
         }
-        let top = try await read(url, loader: loader)
+        let top = try await loader.assetPlaylist(at: url, purpose: .preload, freshness: freshness)
         guard top.playlist.isMultivariant else {
             let seconds = Self.seconds(amount, bitrate: assumedBitrate)
             let targets = try MediaPlaylist(top.playlist).preloadTargets(forFirst: seconds, base: top.base)
@@ -47,7 +47,7 @@ public struct HLSPreloadPlanner: PreloadPlanner {
         let chosen = start.playlists(base: top.base)
         var targets: [PreloadTarget] = []
         for playlist in multivariant.assetPlaylists(base: top.base) where playlist.kind != .iFrame {
-            let media = try await read(playlist.url, loader: loader)
+            let media = try await loader.assetPlaylist(at: playlist.url, purpose: .preload, freshness: freshness)
             let isChosen = chosen.contains { $0.url == playlist.url }
             guard isChosen || playlist.kind != .subtitles else { continue }
             // Any duration above zero is the first segment.
@@ -56,17 +56,6 @@ public struct HLSPreloadPlanner: PreloadPlanner {
         }
         let names = chosen.map(\.name).joined(separator: " + ")
         return PreloadPlan(targets: targets, method: "HLS \(names), \(Self.describe(seconds))")
-    }
-
-    /// Reads playlist `url` as fresh as ``freshness`` asks, records what it tells of its asset,
-    /// and answers it with the URL its URIs resolve against.
-    private func read(_ url: URL, loader: MediaLoader) async throws -> (playlist: Playlist, base: URL) {
-        let content = try await loader.revalidatedContent(of: url, maximumLength: Playlist.maximumSize, purpose: .preload,
-                                                          maximumAge: freshness.maximumAge(of:))
-        let playlist = try Playlist(parsing: content.body)
-        let base = content.record.contentInfo.finalURL ?? url
-        try loader.store.recordAsset(of: playlist, at: url, base: base, generation: content.record.generation)
-        return (playlist, base)
     }
 
     /// The seconds `amount` asks for; bytes at `bitrate`.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheTesting
 
 /// An nginx of the benchmark's own on loopback (sendfile on), serving a directory: the fair
 /// reference for "as fast as a static file server".
@@ -9,6 +10,38 @@ struct Nginx {
 
     /// Starts nginx serving `root`; its configuration and logs live in `workDirectory`.
     static func start(root: String, workDirectory: String) throws -> Nginx {
+        try start(root: root, workDirectory: workDirectory) { port in "server { listen 127.0.0.1:\(port); root \(root); }" }
+    }
+
+    /// Starts nginx as a caching reverse proxy in front of `originPort` with the slice module
+    /// (`slice 1m`, `proxy_cache_lock on`): the common way to cache ranged media with nginx. The
+    /// cache lives in `workDirectory/slice-cache`.
+    static func startSliceCache(originPort: Int, workDirectory: String) throws -> Nginx {
+        let cache = workDirectory + "/slice-cache"
+        return try start(root: cache, workDirectory: workDirectory, extra: """
+            proxy_cache_path \(cache) levels=1:2 keys_zone=media:10m max_size=8g inactive=1d use_temp_path=off;
+            """) { port in
+            """
+            server {
+                listen 127.0.0.1:\(port);
+                location / {
+                    slice 1m;
+                    proxy_cache media;
+                    proxy_cache_key $uri$slice_range;
+                    proxy_set_header Range $slice_range;
+                    proxy_http_version 1.1;
+                    proxy_set_header Connection "";
+                    proxy_cache_valid 200 206 1d;
+                    proxy_cache_lock on;
+                    proxy_pass http://127.0.0.1:\(originPort);
+                }
+            }
+            """
+        }
+    }
+
+    private static func start(root: String, workDirectory: String, extra: String = "",
+                              server: (Int) -> String) throws -> Nginx {
         let port = try freePort()
         let configuration = """
             daemon off;
@@ -21,7 +54,8 @@ struct Nginx {
                 access_log off;
                 sendfile on;
                 default_type application/octet-stream;
-                server { listen 127.0.0.1:\(port); root \(root); }
+                \(extra)
+                \(server(port))
             }
             """
         let path = workDirectory + "/nginx.conf"
@@ -68,13 +102,13 @@ struct Nginx {
     }
 
     private static func canConnect(port: Int) -> Bool {
-        let socket = Socket()
+        let socket = LoopbackSocket()
         defer { socket.close() }
         return socket.connect(port: port)
     }
 
     private static func freePort() throws -> Int {
-        let socket = Socket()
+        let socket = LoopbackSocket()
         defer { socket.close() }
         guard let port = socket.bindToFreePort() else { throw BenchmarkError("no free loopback port") }
         return port

@@ -10,8 +10,8 @@ struct ProxyBenchmark {
         defer { directory.remove() }
         let www = directory.appending("www")
         try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
-        try writeFile(at: www + "/clip.mp4", length: 8 << 20)
-        try writeFile(at: www + "/first.mp4", length: 1 << 20)
+        try Self.writeFile(at: www + "/clip.mp4", length: 8 << 20)
+        try Self.writeFile(at: www + "/first.mp4", length: 1 << 20)
         let nginx = try Nginx.start(root: www, workDirectory: directory.path)
         defer { nginx.stop() }
 
@@ -57,8 +57,8 @@ struct ProxyBenchmark {
     /// A fresh server per pass, so each peak is its own; 256 MiB as the small reference.
     private func streamingMemory(nginx: Nginx, directory: TemporaryDirectory) throws {
         let big = Int64(2) << 30
-        try writeFile(at: nginx.root + "/big.mp4", length: big)
-        try writeFile(at: nginx.root + "/small.mp4", length: 256 << 20)
+        try Self.writeFile(at: nginx.root + "/big.mp4", length: big)
+        try Self.writeFile(at: nginx.root + "/small.mp4", length: 256 << 20)
         var peaks: [String: Int64] = [:]
         var idle: Int64 = 0
         for (name, file) in [("small", "/small.mp4"), ("big", "/big.mp4")] {
@@ -114,7 +114,7 @@ struct ProxyBenchmark {
     }
 
     /// A file of non-zero bytes, written in 1 MiB blocks.
-    private func writeFile(at path: String, length: Int64) throws {
+    static func writeFile(at path: String, length: Int64) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchmarkError("cannot create \(path)") }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }

@@ -228,6 +228,23 @@ public final class TestOrigin: Sendable {
         state.withLock { $0.bytesSent[path] ?? 0 }
     }
 
+    /// Body bytes sent for `path` once sending stopped: the count after it stayed the same for
+    /// `quiet` (a cancelled fetch may still be draining), waiting at most ten seconds.
+    public func settledBytesSent(for path: String, quiet: Duration = .seconds(1)) async throws -> Int64 {
+        var last = bytesSent(for: path)
+        var unchangedSince = ContinuousClock.now
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now - unchangedSince < quiet, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            let now = bytesSent(for: path)
+            if now != last {
+                last = now
+                unchangedSince = ContinuousClock.now
+            }
+        }
+        return last
+    }
+
     /// Every request for `path` so far, in order.
     public func requests(for path: String) -> [Request] {
         state.withLock { $0.requests.filter { $0.path == path } }

@@ -10,7 +10,8 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let origin: TestOrigin
     private var head: HTTPRequestHead?
-    private static let pieceSize: Int64 = 64 << 10
+    /// Small, so that a body cut short is counted to within a piece.
+    private static let pieceSize: Int64 = 16 << 10
 
     init(origin: TestOrigin) {
         self.origin = origin
@@ -69,7 +70,6 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         if let limit = misbehavior.dropsAfter { count = min(count, limit - sent) }
         if let rate = misbehavior.bytesPerSecond { count = min(count, max(Int64(rate) / 50, 1)) }
         let bytes = content.bytes(in: position..<(position + count))
-        origin.countSent(bytes.count, for: path)
         let buffer = context.channel.allocator.buffer(bytes: bytes)
         let next = { [self] in
             pump(content, from: position + count, to: end, sent: sent + count,
@@ -77,6 +77,9 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).assumeIsolated().whenComplete { result in
             guard case .success = result else { return }
+            // Counted once written to the socket, as a CDN bills: a piece still queued when the
+            // client goes away was never sent.
+            self.origin.countSent(bytes.count, for: path)
             if let rate = misbehavior.bytesPerSecond {
                 let delay = TimeAmount.nanoseconds(count * 1_000_000_000 / Int64(rate))
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) { next() }

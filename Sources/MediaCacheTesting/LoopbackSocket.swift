@@ -4,11 +4,14 @@ import Glibc
 import Darwin
 #endif
 
-/// A TCP socket on loopback, just enough to find a free port and see whether one listens.
-struct Socket {
-    let descriptor: Int32
+/// A blocking TCP socket on loopback: enough to find a free port, see whether one listens,
+/// and talk HTTP/1.1 like a player does (``RangeClient``).
+public struct LoopbackSocket {
+    /// The file descriptor.
+    public let descriptor: Int32
 
-    init() {
+    /// Opens a socket.
+    public init() {
         #if canImport(Glibc)
         descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -16,7 +19,8 @@ struct Socket {
         #endif
     }
 
-    func connect(port: Int) -> Bool {
+    /// Connects to `127.0.0.1:port`; returns whether it worked.
+    public func connect(port: Int) -> Bool {
         var address = Self.loopback(port: port)
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -29,7 +33,8 @@ struct Socket {
         }
     }
 
-    func bindToFreePort() -> Int? {
+    /// Binds to a free loopback port and returns it.
+    public func bindToFreePort() -> Int? {
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -44,7 +49,8 @@ struct Socket {
         return named ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
-    func close() {
+    /// Closes the socket.
+    public func close() {
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)
         #else

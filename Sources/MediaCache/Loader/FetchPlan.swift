@@ -8,11 +8,10 @@
 /// - A reader needing offset `x` waits on a fetch whose next byte is at or before `x` and at
 ///   most ``coalescingDistance`` behind it; otherwise a new fetch starts at `x` and runs to the
 ///   end of the gap (the next cached byte, or the next fetch's start, or the end).
-/// - A fetch nobody waits on any more stays in the plan while it drains what the origin
-///   already sent, so that a reader coming back for those bytes waits on it rather than
-///   fetching them again; it leaves the plan when it ends.
+/// - A fetch stops when its next byte is already cached, and is cancelled when no reader
+///   waits on it any more.
 /// - When the origin ignores ranges (``isSequential``), there is one fetch, from byte 0, and
-///   every reader waits on it; nobody waiting on it ends it at once.
+///   every reader waits on it.
 struct FetchPlan: Equatable {
     typealias ReaderID = Int
     typealias FetchID = Int
@@ -55,8 +54,8 @@ struct FetchPlan: Equatable {
     /// Reader `reader` needs the byte at `offset`, which is not cached; `gapEnd` is the next
     /// cached byte after it, or the resource's length, or `nil` when neither is known.
     ///
-    /// - Returns: The decision, and fetches nobody waits on any more because the reader left them.
-    mutating func reader(_ reader: ReaderID, needs offset: Int64, gapEnd: Int64?) -> (Decision, orphaned: [FetchID]) {
+    /// - Returns: The decision, and fetches to cancel because the reader left them.
+    mutating func reader(_ reader: ReaderID, needs offset: Int64, gapEnd: Int64?) -> (Decision, cancel: [FetchID]) {
         let running = fetches
             .filter { $0.value.reaches(offset) && (isSequential || offset - $0.value.position <= coalescingDistance) }
             .max { $0.value.position < $1.value.position }
@@ -78,12 +77,17 @@ struct FetchPlan: Equatable {
 
     /// Fetch `id` has delivered everything before `position`.
     ///
-    /// - Returns: Whether the fetch is still in the plan.
-    mutating func fetch(_ id: FetchID, reached position: Int64) -> Bool {
+    /// - Parameter nextIsCached: Whether the byte at `position` is cached already.
+    /// - Returns: Whether the fetch should go on.
+    mutating func fetch(_ id: FetchID, reached position: Int64, nextIsCached: Bool) -> Bool {
         guard var fetch = fetches[id] else { return false }
-        fetch.position = max(position, fetch.position)
+        fetch.position = position
         fetches[id] = fetch
-        return true
+        let done = fetch.end.map { position >= $0 } ?? false
+        let overlapsCache = nextIsCached && !isSequential
+        guard done || overlapsCache || fetch.readers.isEmpty else { return true }
+        fetchEnded(id)
+        return false
     }
 
     /// Fetch `id` finished, failed or was cancelled; its readers are no longer attached.
@@ -99,7 +103,7 @@ struct FetchPlan: Equatable {
         fetches[id]?.readers ?? []
     }
 
-    /// Reader `reader` left; returns the fetches nobody waits on any more.
+    /// Reader `reader` left; returns the fetches nobody needs any more.
     mutating func removeReader(_ reader: ReaderID) -> [FetchID] {
         detach(reader)
     }
@@ -121,7 +125,7 @@ struct FetchPlan: Equatable {
         guard let previous = attachments.removeValue(forKey: reader) else { return [] }
         fetches[previous]?.readers.remove(reader)
         guard let fetch = fetches[previous], fetch.readers.isEmpty else { return [] }
-        if isSequential { fetches[previous] = nil }
+        fetches[previous] = nil
         return [previous]
     }
 }

@@ -21,9 +21,6 @@ actor ResourceLoader {
         /// Playback readers waiting for the network pause preloads.
         var purpose: ReadPurpose
         var failure: LoaderError?
-        /// Whether the last chunk came from the cache: a reader that reaches a gap from cached
-        /// bytes first waits ``LoaderConfiguration/gapDelayAfterCache``.
-        var lastChunkWasCached = false
     }
 
     let key: ResourceKey
@@ -38,17 +35,8 @@ actor ResourceLoader {
     var readers: [ReaderID: Reader] = [:]
     var waiters: [ReaderID: CheckedContinuation<Void, any Error>] = [:]
     var fetchTasks: [FetchID: Task<Void, Never>] = [:]
-    /// Sequential fetches paused because they are ``LoaderConfiguration/readahead`` ahead of
-    /// their readers.
+    /// Fetches paused because they are ``LoaderConfiguration/readahead`` ahead of their readers.
     var pausedFetches: [FetchID: CheckedContinuation<Void, Never>] = [:]
-    /// Ranged fetches waiting for their readers to move before they ask for more.
-    var demandWaiters: [FetchID: CheckedContinuation<Void, Never>] = [:]
-    /// Counts reader movements, so that a fetch that decided to wait sees one that came before
-    /// it started waiting.
-    var demandEpoch = 0
-    /// Fetches nobody waits on, finishing what they asked for until their drain time is up.
-    var drainTimers: [FetchID: Task<Void, Never>] = [:]
-    let pacing: RequestPacing
     var probe: Task<ResourceRecord, any Error>?
     /// The revalidation under way, shared by every caller that needs one meanwhile.
     var revalidation: Task<RevalidatedContent, any Error>?
@@ -64,8 +52,6 @@ actor ResourceLoader {
         self.statistics = statistics
         self.playback = playback
         plan = FetchPlan(coalescingDistance: configuration.coalescingDistance)
-        pacing = RequestPacing(initialLead: configuration.initialReadahead, maximumLead: configuration.readahead,
-                               requestWindow: configuration.requestWindow)
     }
 
     /// Registers a reader of `request`.
@@ -77,12 +63,12 @@ actor ResourceLoader {
         return id
     }
 
-    /// Detaches a reader at once; fetches nobody waits on any more drain (see ``FetchRunner``).
+    /// Detaches a reader at once; fetches nobody needs any more are cancelled.
     func removeReader(_ id: ReaderID) {
         readers[id] = nil
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
-        release(plan.removeReader(id))
-        readersMoved()
+        cancel(plan.removeReader(id))
+        resumePausedFetches()
     }
 
     /// The reader's next chunk, `nil` at the end of its request.
@@ -118,31 +104,17 @@ actor ResourceLoader {
                     let chunk = ByteChunk(offset: range.lowerBound, bytes: bytes, source: hit > 0 ? .cache : .network)
                     reader.position = range.upperBound
                     reader.generation = record.generation
-                    reader.lastChunkWasCached = chunk.source == .cache
                     readers[id] = reader
-                    readersMoved()
+                    resumePausedFetches()
                     return chunk
-                }
-            }
-            if reader.lastChunkWasCached {
-                // Served from the cache, a player's reader runs ahead of the player by what the
-                // sockets in between hold. A player that stops within those bytes (a replay of
-                // what it played before, a seek) goes away meanwhile, and costs the origin nothing.
-                readers[id]?.lastChunkWasCached = false
-                if reader.purpose == .playback {
-                    try? await Task.sleep(for: configuration.gapDelayAfterCache)
-                    continue
                 }
             }
             let nextCached = record.flatMap { $0.available.firstRange(after: reader.position)?.lowerBound }
             let gapEnd = [nextCached, record?.contentInfo.totalLength, reader.end].compactMap { $0 }.min()
-            let (decision, orphaned) = plan.reader(id, needs: reader.position, gapEnd: gapEnd)
-            release(orphaned)
-            switch decision {
-            case .start(let fetch, let from, _):
-                startFetch(fetch, from: from)
-            case .wait(let fetch):
-                revive(fetch)
+            let (decision, cancelled) = plan.reader(id, needs: reader.position, gapEnd: gapEnd)
+            cancel(cancelled)
+            if case .start(let fetch, let from, let to) = decision {
+                startFetch(fetch, from: from, to: to)
             }
             do {
                 try await waitForProgress(id, purpose: reader.purpose)
@@ -181,13 +153,17 @@ actor ResourceLoader {
         for continuation in woken.values { continuation.resume() }
     }
 
-    /// Lets fetches check again what their readers need: paused ones whether their readers
-    /// caught up, ranged ones whether to ask for more.
-    func readersMoved() {
-        demandEpoch += 1
-        let paused = Array(pausedFetches.values) + Array(demandWaiters.values)
+    func cancel(_ fetches: [FetchID]) {
+        for id in fetches {
+            fetchTasks.removeValue(forKey: id)?.cancel()
+            pausedFetches.removeValue(forKey: id)?.resume()
+        }
+    }
+
+    /// Lets paused fetches check again whether their readers caught up.
+    func resumePausedFetches() {
+        let paused = pausedFetches
         pausedFetches = [:]
-        demandWaiters = [:]
-        for continuation in paused { continuation.resume() }
+        for continuation in paused.values { continuation.resume() }
     }
 }

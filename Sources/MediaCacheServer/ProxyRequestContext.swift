@@ -10,10 +10,13 @@ struct ProxyRequestContext: RequestContext {
     let remoteAddress: SocketAddress?
     /// Filled by whoever writes the body; read by ``LoggingResponder`` once it is written.
     let tally = ResponseTally()
+    /// Completes when the client's connection closes, also while no byte is being written.
+    let connectionClosed: EventLoopFuture<Void>
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remoteAddress = source.channel.remoteAddress
+        connectionClosed = source.channel.closeFuture
     }
 }
 

@@ -47,11 +47,17 @@ struct ProxyResponder: Sendable {
         }
         let stream = loader.read(origin, bytes)
         let tally = context.tally
+        let connectionClosed = context.connectionClosed
         return Response(status: status, headers: headers, body: ResponseBody { writer in
+            // A client that goes away stops the read at once, even while it waits for the
+            // network: nothing is fetched for a player that left.
+            var chunks = stream.makeAsyncIterator()
+            let read = chunks
+            connectionClosed.whenComplete { _ in read.cancel() }
             // A failure mid-body ends the connection: the client sees a short response, never
             // wrong bytes.
             do {
-                for try await chunk in stream {
+                while let chunk = try await chunks.next() {
                     tally.add(chunk)
                     try await writer.write(ByteBuffer(bytes: chunk.bytes))
                 }

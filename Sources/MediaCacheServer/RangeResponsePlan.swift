@@ -9,6 +9,12 @@ import MediaCache
 /// - `If-Range` that does not match the current validator gets the whole body with `200`.
 /// - Without a known length `Range` is ignored too: no honest `Content-Range` can be written,
 ///   so the whole body is sent, chunked.
+///
+/// A range that runs to the last byte (`a-`, or `a-b` with `b` the last byte, as AVPlayer
+/// writes it) is read open-ended: a player streaming "to the end" declares no need for those
+/// bytes, and usually leaves long before, so the loader paces it (see
+/// `LoaderConfiguration.initialReadahead`). A range that ends earlier, or a suffix, is a
+/// declared need and is fetched exactly.
 public struct RangeResponsePlan: Hashable, Sendable {
     /// The response status: 200, 206 or 416.
     public var status: Int
@@ -29,7 +35,7 @@ public struct RangeResponsePlan: Hashable, Sendable {
         }
         switch spec {
         case .suffix(let count) where count > 0:
-            self = Self.partial(from: max(total - count, 0), through: total - 1, total: total)
+            self = Self.partial(from: max(total - count, 0), through: total - 1, total: total, isStreaming: false)
         case .from(let first, let last) where first < total:
             self = Self.partial(from: first, through: min(last ?? total - 1, total - 1), total: total)
         default:
@@ -44,9 +50,11 @@ public struct RangeResponsePlan: Hashable, Sendable {
         self.contentLength = contentLength
     }
 
-    private static func partial(from first: Int64, through last: Int64, total: Int64) -> RangeResponsePlan {
-        RangeResponsePlan(status: 206, bytes: ByteRequest(offset: first, length: last - first + 1),
-                          contentRange: "bytes \(first)-\(last)/\(total)", contentLength: last - first + 1)
+    private static func partial(from first: Int64, through last: Int64, total: Int64,
+                                isStreaming: Bool = true) -> RangeResponsePlan {
+        let toTheEnd = isStreaming && last == total - 1
+        return RangeResponsePlan(status: 206, bytes: toTheEnd ? ByteRequest(offset: first) : ByteRequest(offset: first, length: last - first + 1),
+                                 contentRange: "bytes \(first)-\(last)/\(total)", contentLength: last - first + 1)
     }
 
     /// One byte range as written in a `Range` header.

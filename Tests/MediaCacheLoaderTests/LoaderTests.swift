@@ -103,6 +103,40 @@ import Testing
         }
     }
 
+    @Test func everyByteTheOriginSentForAnAbandonedReadIsStored() async throws {
+        try await LoaderHarness.run { harness in
+            // Unthrottled: the origin fills socket buffers with whatever it was asked for.
+            harness.serve("/a.mp4", length: 16 << 20)
+            let key = harness.store.key(for: harness.origin.url("/a.mp4"))
+            _ = try await harness.read("/a.mp4", ByteRequest(offset: 0), stoppingAfter: 300_000)
+            let sent = try await harness.origin.settledBytesSent(for: "/a.mp4")
+            let stored = try harness.store.availableRanges(for: key).coveredLength
+            #expect(stored == sent, "the origin sent \(sent) bytes; \(stored) were kept")
+            let lead = LoaderConfiguration().initialReadahead
+            #expect(sent <= 300_000 + 64 << 10 + lead, "an abandoned read cost \(sent) bytes")
+        }
+    }
+
+    @Test func aReaderThatComesBackForDrainingBytesWaitsOnTheirFetch() async throws {
+        try await LoaderHarness.run { harness in
+            let path = "/a.mp4"
+            let content = harness.serve(path, length: 4_000_000, misbehavior: .init(bytesPerSecond: 2_000_000))
+            _ = try await harness.read(path, ByteRequest(offset: 0), stoppingAfter: 100_000)
+            // At once, while the first fetch is still receiving what it asked for.
+            let again = try await harness.read(path, ByteRequest(offset: 0, length: 400_000))
+            #expect(Bytes(again.bytes) == Bytes(content.bytes(in: 0..<400_000)))
+            _ = try await harness.origin.settledBytesSent(for: path)
+            var asked = ByteRangeSet()
+            for request in harness.origin.requests(for: path) {
+                guard let range = request.range?.dropFirst(6).split(separator: "-"), let first = Int64(range[0]),
+                      let last = Int64(range[1]) else { continue }
+                let requested = ByteRange(offset: first, length: last - first + 1)
+                #expect(asked.coveredLength(in: requested) == 0, "\(request.range ?? "") asks again for bytes already asked for")
+                asked.insert(requested)
+            }
+        }
+    }
+
     @Test func sixteenConcurrentReadersOfAColdResourceCostOneCopy() async throws {
         try await LoaderHarness.run { harness in
             let length: Int64 = 4_000_000

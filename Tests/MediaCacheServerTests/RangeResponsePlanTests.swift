@@ -16,7 +16,9 @@ import Testing
     func theThreeRangeFormsGetExactPartialContent(_ range: String, _ first: Int64, _ last: Int64) {
         let answer = plan(range)
         #expect(answer.status == 206)
-        #expect(answer.bytes == ByteRequest(offset: first, length: last - first + 1))
+        // A range to the last byte is read open-ended (paced), a suffix or an earlier end exactly.
+        let toTheEnd = !range.contains("=-") && last == 999
+        #expect(answer.bytes == (toTheEnd ? ByteRequest(offset: first) : ByteRequest(offset: first, length: last - first + 1)))
         #expect(answer.contentRange == "bytes \(first)-\(last)/1000")
         #expect(answer.contentLength == last - first + 1)
     }

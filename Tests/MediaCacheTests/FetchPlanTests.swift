@@ -24,48 +24,60 @@ import Testing
         let between = decide(&plan, 3, needs: 2_000, gapEnd: 10_000)
         #expect(far == .start(1, from: 5_000, to: 10_000))
         #expect(between == .start(2, from: 2_000, to: 5_000))
-        let goesOn = plan.fetch(0, reached: 1_000, nextIsCached: false)
-        let stopsAtCache = !plan.fetch(0, reached: 2_000, nextIsCached: true)
-        #expect(goesOn && stopsAtCache)
-        #expect(plan.fetches[0] == nil)
-        #expect(plan.attachments[1] == nil)
     }
 
     @Test func aFetchBehindTheReaderByMoreThanTheDistanceIsNotWaitedOn() {
         var plan = FetchPlan(coalescingDistance: 500)
         _ = decide(&plan, 1, needs: 0, gapEnd: nil)
-        _ = plan.fetch(0, reached: 100, nextIsCached: false)
+        _ = plan.fetch(0, reached: 100)
         let atTheDistance = decide(&plan, 2, needs: 600, gapEnd: nil)
         let beyond = decide(&plan, 3, needs: 601, gapEnd: nil)
         #expect(atTheDistance == .wait(0))
         #expect(beyond == .start(1, from: 601, to: nil))
     }
 
-    @Test func aFetchNobodyWaitsOnIsCancelled() {
+    @Test func aReaderWaitsOnAFetchThatAskedForItsOffsetHoweverFarAhead() {
+        var plan = FetchPlan(coalescingDistance: 500)
+        _ = decide(&plan, 1, needs: 0, gapEnd: nil)
+        plan.fetch(0, requested: 4_000)
+        let asked = decide(&plan, 2, needs: 3_000, gapEnd: nil)
+        let beyond = decide(&plan, 3, needs: 4_000, gapEnd: nil)
+        #expect(asked == .wait(0))
+        #expect(beyond == .start(1, from: 4_000, to: nil))
+    }
+
+    @Test func aFetchNobodyWaitsOnStaysWhileItDrainsAndAReturningReaderWaitsOnIt() {
         var plan = FetchPlan(coalescingDistance: 500)
         _ = decide(&plan, 1, needs: 0, gapEnd: 1_000)
         _ = decide(&plan, 2, needs: 100, gapEnd: 1_000)
         let afterFirstLeaves = plan.removeReader(1)
         let afterSecondLeaves = plan.removeReader(2)
+        _ = plan.fetch(0, reached: 300)
+        // A reader that comes back for bytes the draining fetch is receiving waits on it,
+        // rather than fetching them a second time.
+        let returning = decide(&plan, 3, needs: 400, gapEnd: 1_000)
         #expect(afterFirstLeaves.isEmpty)
         #expect(afterSecondLeaves == [0])
-        #expect(plan.fetches.isEmpty)
+        #expect(returning == .wait(0))
+        #expect(plan.readers(of: 0) == [3])
     }
 
-    @Test func movingToANewFetchCancelsTheOldOneWhenNobodyElseNeedsIt() {
+    @Test func anEndedFetchLeavesThePlanAndItsReaders() {
         var plan = FetchPlan(coalescingDistance: 500)
         _ = decide(&plan, 1, needs: 0, gapEnd: 1_000)
-        let (decision, cancelled) = plan.reader(1, needs: 5_000, gapEnd: 6_000)
+        plan.fetchEnded(0)
+        let stillPlanned = plan.fetch(0, reached: 1_000)
+        #expect(plan.fetches.isEmpty)
+        #expect(plan.attachments.isEmpty)
+        #expect(!stillPlanned)
+    }
+
+    @Test func movingToANewFetchOrphansTheOldOneWhenNobodyElseNeedsIt() {
+        var plan = FetchPlan(coalescingDistance: 500)
+        _ = decide(&plan, 1, needs: 0, gapEnd: 1_000)
+        let (decision, orphaned) = plan.reader(1, needs: 5_000, gapEnd: 6_000)
         #expect(decision == .start(1, from: 5_000, to: 6_000))
-        #expect(cancelled == [0])
-    }
-
-    @Test func aFetchEndsAtItsEnd() {
-        var plan = FetchPlan(coalescingDistance: 500)
-        _ = decide(&plan, 1, needs: 0, gapEnd: 1_000)
-        let goesOn = plan.fetch(0, reached: 1_000, nextIsCached: false)
-        #expect(!goesOn)
-        #expect(plan.fetches.isEmpty)
+        #expect(orphaned == [0])
     }
 
     @Test func whenTheOriginIgnoresRangesOneFetchFromTheStartServesEveryone() {
@@ -73,9 +85,12 @@ import Testing
         plan.becomeSequential()
         let first = decide(&plan, 1, needs: 9_000, gapEnd: 10_000)
         let farAway = decide(&plan, 2, needs: 50_000, gapEnd: nil)
-        let goesOnOverCachedBytes = plan.fetch(0, reached: 4_000, nextIsCached: true)
         #expect(first == .start(0, from: 0, to: nil))
         #expect(farAway == .wait(0))
-        #expect(goesOnOverCachedBytes)
+        // It could only start over from byte 0, so nobody waiting on it ends it at once.
+        _ = plan.removeReader(1)
+        let orphaned = plan.removeReader(2)
+        #expect(orphaned == [0])
+        #expect(plan.fetches.isEmpty)
     }
 }

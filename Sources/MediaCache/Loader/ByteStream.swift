@@ -16,11 +16,18 @@ public struct ByteStream: AsyncSequence, Sendable {
     }
 
     /// Delivers the chunks; dropping it detaches the reader.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         let session: ReaderSession
 
         public mutating func next() async throws -> ByteChunk? {
             try await session.next()
+        }
+
+        /// Ends the read from any task: a `next()` waiting for bytes, and every later one,
+        /// throws ``LoaderError/cancelled``, and fetches nobody else needs stop asking for more.
+        /// A server calls it when its client's connection closes.
+        public func cancel() {
+            session.cancel()
         }
     }
 }
@@ -31,6 +38,7 @@ final class ReaderSession: Sendable {
     private struct State {
         var registration: (ResourceLoader, ResourceLoader.ReaderID)?
         var isFinished = false
+        var isCancelled = false
     }
 
     private let loader: MediaLoader
@@ -47,7 +55,10 @@ final class ReaderSession: Sendable {
     }
 
     func next() async throws(LoaderError) -> ByteChunk? {
-        guard let (resource, id) = await register() else { return nil }
+        guard let (resource, id) = await register() else {
+            if state.withLock(\.isCancelled) { throw .cancelled }
+            return nil
+        }
         do {
             guard let chunk = try await resource.next(id) else {
                 finish()
@@ -67,8 +78,23 @@ final class ReaderSession: Sendable {
         guard !state.withLock(\.isFinished) else { return nil }
         let resource = loader.acquire(url)
         let id = await resource.addReader(request, purpose: purpose)
-        state.withLock { $0.registration = (resource, id) }
+        let isFinished = state.withLock { state in
+            if !state.isFinished { state.registration = (resource, id) }
+            return state.isFinished
+        }
+        guard !isFinished else {
+            // Cancelled while registering.
+            await resource.removeReader(id)
+            loader.release(loader.store.key(for: url))
+            return nil
+        }
         return (resource, id)
+    }
+
+    /// Ends the read from any task; see ``ByteStream/Iterator/cancel()``.
+    func cancel() {
+        state.withLock { $0.isCancelled = true }
+        finish()
     }
 
     /// Detaches the reader and lets its loader go; later calls do nothing.

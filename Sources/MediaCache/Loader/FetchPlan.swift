@@ -5,13 +5,15 @@
 /// and fetches are numbered by the loader.
 ///
 /// The rules:
-/// - A reader needing offset `x` waits on a fetch whose next byte is at or before `x` and at
-///   most ``coalescingDistance`` behind it; otherwise a new fetch starts at `x` and runs to the
+/// - A reader needing offset `x` waits on a fetch whose next byte is at or before `x` and
+///   that has asked the origin for `x` already, or is at most ``coalescingDistance`` behind it;
+///   otherwise a new fetch starts at `x` and runs to the
 ///   end of the gap (the next cached byte, or the next fetch's start, or the end).
-/// - A fetch stops when its next byte is already cached, and is cancelled when no reader
-///   waits on it any more.
+/// - A fetch nobody waits on any more stays in the plan while it drains what the origin
+///   already sent, so that a reader coming back for those bytes waits on it rather than
+///   fetching them again; it leaves the plan when it ends.
 /// - When the origin ignores ranges (``isSequential``), there is one fetch, from byte 0, and
-///   every reader waits on it.
+///   every reader waits on it; nobody waiting on it ends it at once.
 struct FetchPlan: Equatable {
     typealias ReaderID = Int
     typealias FetchID = Int
@@ -22,6 +24,8 @@ struct FetchPlan: Equatable {
         var position: Int64
         /// One past the last byte wanted; `nil` means the end of the resource.
         var end: Int64?
+        /// One past the last byte the fetch has asked the origin for so far.
+        var requested: Int64 = 0
         /// Readers that wait on, or are being served by, this fetch.
         var readers: Set<ReaderID> = []
 
@@ -54,10 +58,11 @@ struct FetchPlan: Equatable {
     /// Reader `reader` needs the byte at `offset`, which is not cached; `gapEnd` is the next
     /// cached byte after it, or the resource's length, or `nil` when neither is known.
     ///
-    /// - Returns: The decision, and fetches to cancel because the reader left them.
-    mutating func reader(_ reader: ReaderID, needs offset: Int64, gapEnd: Int64?) -> (Decision, cancel: [FetchID]) {
+    /// - Returns: The decision, and fetches nobody waits on any more because the reader left them.
+    mutating func reader(_ reader: ReaderID, needs offset: Int64, gapEnd: Int64?) -> (Decision, orphaned: [FetchID]) {
         let running = fetches
-            .filter { $0.value.reaches(offset) && (isSequential || offset - $0.value.position <= coalescingDistance) }
+            .filter { $0.value.reaches(offset) && (isSequential || offset - $0.value.position <= coalescingDistance
+                    || offset < $0.value.requested) }
             .max { $0.value.position < $1.value.position }
         if let (id, _) = running {
             return (.wait(id), attach(reader, to: id))
@@ -77,17 +82,19 @@ struct FetchPlan: Equatable {
 
     /// Fetch `id` has delivered everything before `position`.
     ///
-    /// - Parameter nextIsCached: Whether the byte at `position` is cached already.
-    /// - Returns: Whether the fetch should go on.
-    mutating func fetch(_ id: FetchID, reached position: Int64, nextIsCached: Bool) -> Bool {
+    /// - Returns: Whether the fetch is still in the plan.
+    mutating func fetch(_ id: FetchID, reached position: Int64) -> Bool {
         guard var fetch = fetches[id] else { return false }
-        fetch.position = position
+        fetch.position = max(position, fetch.position)
         fetches[id] = fetch
-        let done = fetch.end.map { position >= $0 } ?? false
-        let overlapsCache = nextIsCached && !isSequential
-        guard done || overlapsCache || fetch.readers.isEmpty else { return true }
-        fetchEnded(id)
-        return false
+        return true
+    }
+
+    /// Fetch `id` asked the origin for everything before `end`.
+    mutating func fetch(_ id: FetchID, requested end: Int64) {
+        guard var fetch = fetches[id] else { return }
+        fetch.requested = max(end, fetch.requested)
+        fetches[id] = fetch
     }
 
     /// Fetch `id` finished, failed or was cancelled; its readers are no longer attached.
@@ -103,7 +110,7 @@ struct FetchPlan: Equatable {
         fetches[id]?.readers ?? []
     }
 
-    /// Reader `reader` left; returns the fetches nobody needs any more.
+    /// Reader `reader` left; returns the fetches nobody waits on any more.
     mutating func removeReader(_ reader: ReaderID) -> [FetchID] {
         detach(reader)
     }
@@ -125,7 +132,7 @@ struct FetchPlan: Equatable {
         guard let previous = attachments.removeValue(forKey: reader) else { return [] }
         fetches[previous]?.readers.remove(reader)
         guard let fetch = fetches[previous], fetch.readers.isEmpty else { return [] }
-        fetches[previous] = nil
+        if isSequential { fetches[previous] = nil }
         return [previous]
     }
 }

@@ -1,12 +1,17 @@
 import Foundation
 
-/// Drives one origin transfer for a ``ResourceLoader``: sends the request, writes the body
-/// into the store as it arrives, reports progress, and resumes from the byte where a broken
-/// transfer stopped.
+/// Drives one fetch for a ``ResourceLoader``: sends origin requests as ``RequestPacing``
+/// decides (at most two arriving at once, so the next is under way before the current one runs
+/// dry), writes each body into the store as it arrives, and resumes a broken transfer from the
+/// byte where it stopped.
+///
+/// When the fetch's readers leave, it asks for nothing more but keeps reading what it asked
+/// for, within ``LoaderConfiguration/drainTimeout``: the origin has sent those bytes already,
+/// and thrown away they would be fetched again.
 struct FetchRunner: Sendable {
     let id: FetchPlan.FetchID
     let loader: ResourceLoader
-    /// Whether to ask for a byte range; a sequential fill asks for the whole resource.
+    /// Whether to ask for byte ranges; a sequential fill asks for the whole resource.
     let isRanged: Bool
 
     private var url: URL { loader.url }
@@ -17,45 +22,109 @@ struct FetchRunner: Sendable {
     /// What one request ended with.
     private enum Outcome {
         /// Stop: the resource ended (at `endOfResource` when its length was unknown), or the
-        /// fetch was cancelled or is no longer needed.
+        /// fetch was cancelled or is no longer in the plan.
         case finished(endOfResource: Int64?)
-        /// The request's window arrived whole; more may follow.
-        case windowDone(at: Int64)
+        /// The request's range arrived whole.
+        case rangeDone
         /// The transfer broke at `position`; try again from there.
         case broken(OriginError, position: Int64)
     }
 
-    func run(from start: Int64, to end: Int64?) async {
+    /// What the fetch waits for next.
+    private enum Event {
+        case requestEnded(endOfResource: Int64?, failure: LoaderError?, isComplete: Bool)
+        case demandMoved
+    }
+
+    func run(from start: Int64) async {
+        let result: (endOfResource: Int64?, failure: LoaderError?)
+        if isRanged {
+            result = await runRanged(from: start)
+        } else {
+            let ended = await request(from: start, to: nil)
+            result = (ended.endOfResource, ended.failure)
+        }
+        await loader.fetchEnded(id, endOfResource: result.endOfResource,
+                                failure: Task.isCancelled ? nil : result.failure)
+    }
+
+    /// Requests as the pacing decides, until nothing more is needed and nothing is arriving.
+    private func runRanged(from start: Int64) async -> (endOfResource: Int64?, failure: LoaderError?) {
+        await withTaskGroup(of: Event.self) { group in
+            var requested = start
+            var inFlight = 0
+            var isWatching = false
+            var isStopping = false
+            var demand = 0
+            var result: (endOfResource: Int64?, failure: LoaderError?) = (nil, nil)
+            while !Task.isCancelled {
+                var decision = RequestPacing.Decision.done
+                while !isStopping {
+                    (decision, demand) = await loader.nextRequest(for: id, requested: requested, inFlight: inFlight)
+                    guard case .request(let end) = decision else { break }
+                    let from = requested
+                    group.addTask {
+                        let ended = await request(from: from, to: end)
+                        return .requestEnded(endOfResource: ended.endOfResource, failure: ended.failure,
+                                             isComplete: ended.isComplete)
+                    }
+                    inFlight += 1
+                    requested = end
+                }
+                if inFlight == 0, decision == .done { break }
+                if !isWatching {
+                    group.addTask { [demand] in
+                        await loader.waitForDemand(id, after: demand)
+                        return .demandMoved
+                    }
+                    isWatching = true
+                }
+                switch await group.next() {
+                case .requestEnded(let endOfResource, let failure, let isComplete):
+                    inFlight -= 1
+                    if let failure { result.failure = failure }
+                    if let endOfResource { result.endOfResource = endOfResource }
+                    if !isComplete { isStopping = true }
+                case .demandMoved:
+                    isWatching = false
+                case nil:
+                    isStopping = true
+                }
+                if result.failure != nil { break }
+            }
+            group.cancelAll()
+            return result
+        }
+    }
+
+    /// Fetches `start..<end` (to the end of the resource when `end` is `nil`), retrying broken
+    /// transfers; `isComplete` is whether every byte of the range arrived.
+    private func request(from start: Int64, to end: Int64?) async
+        -> (endOfResource: Int64?, failure: LoaderError?, isComplete: Bool)
+    {
         var position = start
         var attempt = 1
-        var result: (endOfResource: Int64?, failure: LoaderError?) = (nil, nil)
         while true {
-            let window = isRanged ? min(end ?? .max, position + min(configuration.requestWindow, .max - position)) : nil
             do {
-                switch try await transfer(from: position, to: window) {
+                switch try await transfer(from: position, to: end) {
                 case .finished(let endOfResource):
-                    result.endOfResource = endOfResource
-                case .windowDone(let reached):
-                    attempt = 1
-                    position = reached
-                    if end.map({ position < $0 }) ?? true, await loader.isNeeded(id) { continue }
+                    return (endOfResource, nil, false)
+                case .rangeDone:
+                    return (nil, nil, true)
                 case .broken(let error, let reached):
                     attempt = reached > position ? 2 : attempt + 1
                     position = reached
-                    if let delay = configuration.retry.delay(beforeAttempt: attempt), !Task.isCancelled {
-                        configuration.logger.info("transfer broke; retrying", metadata: [
-                            "url": "\(url)", "at": "\(position)", "attempt": "\(attempt)", "error": "\(error)"])
-                        do { try await configuration.clock.sleep(for: delay) } catch { break }
-                        continue
+                    guard let delay = configuration.retry.delay(beforeAttempt: attempt), !Task.isCancelled else {
+                        return (nil, .origin(error), false)
                     }
-                    result.failure = .origin(error)
+                    configuration.logger.info("transfer broke; retrying", metadata: [
+                        "url": "\(url)", "at": "\(position)", "attempt": "\(attempt)", "error": "\(error)"])
+                    do { try await configuration.clock.sleep(for: delay) } catch { return (nil, nil, false) }
                 }
             } catch {
-                result.failure = error
+                return (nil, error, false)
             }
-            break
         }
-        await loader.fetchEnded(id, endOfResource: result.endOfResource, failure: Task.isCancelled ? nil : result.failure)
     }
 
     /// One request and its body.
@@ -104,7 +173,7 @@ struct FetchRunner: Sendable {
             return .broken(.transport("the body ended at byte \(position) of \(limit)", url: url),
                            position: position)
         }
-        if let end, position >= end { return .windowDone(at: position) }
+        if let end, position >= end { return .rangeDone }
         return .finished(endOfResource: position)
     }
 }

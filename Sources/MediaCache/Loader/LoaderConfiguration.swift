@@ -10,14 +10,30 @@ public struct LoaderConfiguration: Sendable {
     /// reader's offset, rather than starting its own. Default: 512 KiB (about half a second of
     /// a 8 Mbit/s stream).
     public var coalescingDistance: Int64 = 512 << 10
-    /// How far a fetch may run ahead of the furthest reader it serves before it pauses (the
-    /// origin is then held back by TCP flow control). Bounds the bytes fetched for a reader that
-    /// stops reading, or whose cancel never arrives. Default: 4 MiB.
+    /// How far beyond the furthest reader a new open-ended fetch asks the origin for. What is
+    /// asked for is what the origin may send even if the reader leaves at once, so it starts
+    /// small and grows with what readers consume (see ``readahead``). Default: 128 KiB.
+    public var initialReadahead: Int64 = 128 << 10
+    /// The most an open-ended fetch asks for beyond the furthest reader it serves, reached once
+    /// its readers consumed four times as much; the next request goes out while the reader is
+    /// still half of it away, so the origin never waits on a round trip. Bounds the bytes
+    /// fetched for a reader that stops reading, or whose cancel never arrives. Default: 4 MiB.
     public var readahead: Int64 = 4 << 20
-    /// The most bytes one origin request asks for; a longer fetch goes on with further requests
-    /// while a reader still needs it. Bounds what a cancelled or paused transfer can have in
-    /// flight (socket buffers hold megabytes). Default: 8 MiB.
+    /// The most bytes one origin request asks for; a bounded read longer than this is asked
+    /// for in several requests, two at a time. Default: 8 MiB.
     public var requestWindow: Int64 = 8 << 20
+    /// How long a fetch nobody waits on any more goes on receiving what it already asked for
+    /// (the origin sent most of it already; thrown away, it would be fetched again). A reader
+    /// that comes back for those bytes within this time waits on the fetch rather than starting
+    /// another. Default: 1 s.
+    public var drainTimeout: Duration = .seconds(1)
+    /// How long a playback reader that reaches a gap straight from cached bytes waits before
+    /// the gap is fetched. Served from the cache, the reader is ahead of its player by what the
+    /// sockets in between hold (hundreds of kilobytes); a player that stops within those bytes,
+    /// as a replay of the same session does, has gone away by then, and its replay costs the
+    /// origin nothing. The player, which still has those bytes to play, does not notice.
+    /// Default: 50 ms.
+    public var gapDelayAfterCache: Duration = .milliseconds(50)
     /// How transfers that drop or fail transiently are retried. Default: 5 attempts.
     public var retry = RetryPolicy.exponential(attempts: 5, initial: .milliseconds(100), maximum: .seconds(2))
     /// The clock retries wait on. Default: ``SystemClock``.

@@ -107,11 +107,20 @@ public final class MediaLoader: Sendable {
                 entries[key] = entry
                 return entry.loader
             }
+            // A running fetch keeps its loader as a reader does: a fetch still draining what it
+            // asked for must be found by the next reader, not duplicated by a new loader.
+            let holds = ResourceLoader.Holds(retain: { [weak self] in self?.retain(key) },
+                                             release: { [weak self] in self?.release(key) })
             let loader = ResourceLoader(key: key, url: url, store: store, origin: origin, configuration: configuration,
-                                        statistics: recorder, playback: playback)
+                                        statistics: recorder, playback: playback, holds: holds)
             entries[key] = Entry(loader: loader, users: 1, lease: store.beginUse(of: key))
             return loader
         }
+    }
+
+    /// One more user of the loaded resource `key`: a fetch under way.
+    private func retain(_ key: ResourceKey) {
+        entries.withLock { entries in entries[key]?.users += 1 }
     }
 
     func release(_ key: ResourceKey) {

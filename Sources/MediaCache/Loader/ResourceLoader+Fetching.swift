@@ -11,9 +11,79 @@ extension ResourceLoader {
         var limit: Int64?
     }
 
-    func startFetch(_ id: FetchID, from start: Int64, to end: Int64?) {
+    func startFetch(_ id: FetchID, from start: Int64) {
         let runner = FetchRunner(id: id, loader: self, isRanged: !plan.isSequential)
-        fetchTasks[id] = Task { await runner.run(from: start, to: end) }
+        holds.retain()
+        fetchTasks[id] = Task { await runner.run(from: start) }
+    }
+
+    /// Fetches nobody waits on any more: a sequential one stops at once (it could only start
+    /// over from byte 0); a ranged one drains what it asked for, for at most
+    /// ``LoaderConfiguration/drainTimeout``.
+    func release(_ orphaned: [FetchID]) {
+        for id in orphaned {
+            if plan.isSequential {
+                fetchTasks[id]?.cancel()
+                pausedFetches.removeValue(forKey: id)?.resume()
+                continue
+            }
+            drainTimers[id]?.cancel()
+            let timeout = configuration.drainTimeout
+            drainTimers[id] = Task {
+                try? await Task.sleep(for: timeout)
+                guard !Task.isCancelled else { return }
+                self.drainTimedOut(id)
+            }
+        }
+        // A draining fetch whose requests are all in asks for nothing more and ends.
+        if !orphaned.isEmpty { readersMoved() }
+    }
+
+    /// A reader waits on fetch `id` again: a drain under way becomes a fetch again.
+    func revive(_ id: FetchID) {
+        drainTimers.removeValue(forKey: id)?.cancel()
+        readersMoved()
+    }
+
+    private func drainTimedOut(_ id: FetchID) {
+        drainTimers[id] = nil
+        guard plan.readers(of: id).isEmpty else { return }
+        fetchTasks[id]?.cancel()
+    }
+
+    /// What ranged fetch `id`, having asked for everything before `requested` with `inFlight`
+    /// requests still arriving, should do now; `demand` is the reader movement the decision saw,
+    /// for ``waitForDemand(_:after:)``.
+    func nextRequest(for id: FetchID, requested: Int64, inFlight: Int) -> (RequestPacing.Decision, demand: Int) {
+        guard let fetch = plan.fetches[id], fetchTasks[id] != nil, !plan.isSequential else { return (.done, demandEpoch) }
+        let record = try? storedRecord()
+        let available = record?.available ?? ByteRangeSet()
+        // Bytes someone else fetched end this fetch's gap: it asks for nothing from there on.
+        if available.contains(requested) { return (.done, demandEpoch) }
+        let nextCached = available.firstRange(after: requested)?.lowerBound
+        // Nor into bytes another fetch is bringing.
+        let nextFetch = plan.fetches.filter { $0.key != id && $0.value.start >= requested }.map(\.value.start).min()
+        let limit = [fetch.end, record?.contentInfo.totalLength, nextCached, nextFetch].compactMap { $0 }.min()
+        let attached = plan.readers(of: id).compactMap { readers[$0] }
+            .map { RequestPacing.Reader(position: $0.position, end: $0.end) }
+        let decision = pacing.decide(start: fetch.start, requested: requested, inFlight: inFlight, readers: attached, limit: limit)
+        if case .request(let end) = decision { plan.fetch(id, requested: end) }
+        return (decision, demandEpoch)
+    }
+
+    /// Returns once a reader moved after `demand` (see ``nextRequest(for:requested:inFlight:)``),
+    /// or the calling task is cancelled.
+    func waitForDemand(_ id: FetchID, after demand: Int) async {
+        guard demand == demandEpoch else { return }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { demandWaiters[id] = $0 }
+        } onCancel: {
+            Task { await self.stopWaitingForDemand(id) }
+        }
+    }
+
+    private func stopWaitingForDemand(_ id: FetchID) {
+        demandWaiters.removeValue(forKey: id)?.resume()
     }
 
     /// Interprets the head of a fetch's response: records what it says about the content and
@@ -71,29 +141,25 @@ extension ResourceLoader {
                 readers[id]?.failure = .contentChanged(key: key, from: delivered, to: generation)
             }
         }
-        cancel(Array(fetchTasks.keys))
+        for task in fetchTasks.values { task.cancel() }
         wakeReaders()
     }
 
-    /// A fetch wrote everything before `position`; returns whether it should go on, after
-    /// pausing while it is more than the readahead ahead of every reader it serves.
+    /// A fetch wrote everything before `position`; returns whether it should go on. A
+    /// sequential fetch first pauses while it is more than the readahead ahead of every reader
+    /// it serves; a ranged one never needs to, its requests end within its lead.
     func wrote(fetch id: FetchID, upTo position: Int64) async -> Bool {
+        guard let fetch = plan.fetches[id] else { return false }
         let available = (try? store.availableRanges(for: key)) ?? ByteRangeSet()
-        guard plan.fetch(id, reached: position, nextIsCached: available.contains(position)) else {
-            wakeReaders()
-            return false
-        }
+        let front = plan.isSequential ? position : fetch.position + available.contiguousLength(from: fetch.position)
+        _ = plan.fetch(id, reached: front)
         wakeReaders()
+        guard plan.isSequential else { return true }
         while let furthest = plan.readers(of: id).compactMap({ readers[$0]?.position }).max(),
               position - furthest > configuration.readahead, fetchTasks[id] != nil {
             await withCheckedContinuation { pausedFetches[id] = $0 }
         }
-        return isNeeded(id)
-    }
-
-    /// Whether fetch `id` still has readers to serve.
-    func isNeeded(_ id: FetchID) -> Bool {
-        plan.fetches[id] != nil && fetchTasks[id] != nil
+        return plan.fetches[id] != nil && fetchTasks[id] != nil
     }
 
     /// A fetch is over. `endOfResource` is where the resource ended, if the body showed it; it
@@ -101,7 +167,9 @@ extension ResourceLoader {
     func fetchEnded(_ id: FetchID, endOfResource: Int64?, failure: LoaderError?) {
         let attached = plan.readers(of: id)
         plan.fetchEnded(id)
-        fetchTasks[id] = nil
+        if fetchTasks.removeValue(forKey: id) != nil { holds.release() }
+        drainTimers.removeValue(forKey: id)?.cancel()
+        demandWaiters.removeValue(forKey: id)?.resume()
         let knownLength = (try? store.record(for: key))?.contentInfo.totalLength
         if let endOfResource, endOfResource > 0, knownLength == nil {
             _ = try? store.setContentInfo(ContentInfo(totalLength: endOfResource), for: url)

@@ -21,6 +21,9 @@ actor ResourceLoader {
         /// Playback readers waiting for the network pause preloads.
         var purpose: ReadPurpose
         var failure: LoaderError?
+        /// Whether the last chunk came from the cache: a reader that reaches a gap from cached
+        /// bytes first waits ``LoaderConfiguration/gapDelayAfterCache``.
+        var lastChunkWasCached = false
     }
 
     let key: ResourceKey
@@ -35,15 +38,32 @@ actor ResourceLoader {
     var readers: [ReaderID: Reader] = [:]
     var waiters: [ReaderID: CheckedContinuation<Void, any Error>] = [:]
     var fetchTasks: [FetchID: Task<Void, Never>] = [:]
-    /// Fetches paused because they are ``LoaderConfiguration/readahead`` ahead of their readers.
+    /// Sequential fetches paused because they are ``LoaderConfiguration/readahead`` ahead of
+    /// their readers.
     var pausedFetches: [FetchID: CheckedContinuation<Void, Never>] = [:]
+    /// Ranged fetches waiting for their readers to move before they ask for more.
+    var demandWaiters: [FetchID: CheckedContinuation<Void, Never>] = [:]
+    /// Counts reader movements, so that a fetch that decided to wait sees one that came before
+    /// it started waiting.
+    var demandEpoch = 0
+    /// Fetches nobody waits on, finishing what they asked for until their drain time is up.
+    var drainTimers: [FetchID: Task<Void, Never>] = [:]
+    let pacing: RequestPacing
+    let holds: Holds
+
+    /// How a fetch keeps this loader alive in its ``MediaLoader`` while it runs.
+    struct Holds: Sendable {
+        let retain: @Sendable () -> Void
+        let release: @Sendable () -> Void
+    }
     var probe: Task<ResourceRecord, any Error>?
     /// The revalidation under way, shared by every caller that needs one meanwhile.
     var revalidation: Task<RevalidatedContent, any Error>?
     private var nextReaderID = 0
 
     init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration,
-         statistics: StatisticsRecorder, playback: PlaybackActivity) {
+         statistics: StatisticsRecorder, playback: PlaybackActivity, holds: Holds) {
+        self.holds = holds
         self.key = key
         self.url = url
         self.store = store
@@ -52,6 +72,8 @@ actor ResourceLoader {
         self.statistics = statistics
         self.playback = playback
         plan = FetchPlan(coalescingDistance: configuration.coalescingDistance)
+        pacing = RequestPacing(initialLead: configuration.initialReadahead, maximumLead: configuration.readahead,
+                               requestWindow: configuration.requestWindow)
     }
 
     /// Registers a reader of `request`.
@@ -63,12 +85,12 @@ actor ResourceLoader {
         return id
     }
 
-    /// Detaches a reader at once; fetches nobody needs any more are cancelled.
+    /// Detaches a reader at once; fetches nobody waits on any more drain (see ``FetchRunner``).
     func removeReader(_ id: ReaderID) {
         readers[id] = nil
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
-        cancel(plan.removeReader(id))
-        resumePausedFetches()
+        release(plan.removeReader(id))
+        readersMoved()
     }
 
     /// The reader's next chunk, `nil` at the end of its request.
@@ -104,17 +126,31 @@ actor ResourceLoader {
                     let chunk = ByteChunk(offset: range.lowerBound, bytes: bytes, source: hit > 0 ? .cache : .network)
                     reader.position = range.upperBound
                     reader.generation = record.generation
+                    reader.lastChunkWasCached = chunk.source == .cache
                     readers[id] = reader
-                    resumePausedFetches()
+                    readersMoved()
                     return chunk
+                }
+            }
+            if reader.lastChunkWasCached {
+                // Served from the cache, a player's reader runs ahead of the player by what the
+                // sockets in between hold. A player that stops within those bytes (a replay of
+                // what it played before, a seek) goes away meanwhile, and costs the origin nothing.
+                readers[id]?.lastChunkWasCached = false
+                if reader.purpose == .playback {
+                    try? await Task.sleep(for: configuration.gapDelayAfterCache)
+                    continue
                 }
             }
             let nextCached = record.flatMap { $0.available.firstRange(after: reader.position)?.lowerBound }
             let gapEnd = [nextCached, record?.contentInfo.totalLength, reader.end].compactMap { $0 }.min()
-            let (decision, cancelled) = plan.reader(id, needs: reader.position, gapEnd: gapEnd)
-            cancel(cancelled)
-            if case .start(let fetch, let from, let to) = decision {
-                startFetch(fetch, from: from, to: to)
+            let (decision, orphaned) = plan.reader(id, needs: reader.position, gapEnd: gapEnd)
+            release(orphaned)
+            switch decision {
+            case .start(let fetch, let from, _):
+                startFetch(fetch, from: from)
+            case .wait(let fetch):
+                revive(fetch)
             }
             do {
                 try await waitForProgress(id, purpose: reader.purpose)
@@ -153,17 +189,13 @@ actor ResourceLoader {
         for continuation in woken.values { continuation.resume() }
     }
 
-    func cancel(_ fetches: [FetchID]) {
-        for id in fetches {
-            fetchTasks.removeValue(forKey: id)?.cancel()
-            pausedFetches.removeValue(forKey: id)?.resume()
-        }
-    }
-
-    /// Lets paused fetches check again whether their readers caught up.
-    func resumePausedFetches() {
-        let paused = pausedFetches
+    /// Lets fetches check again what their readers need: paused ones whether their readers
+    /// caught up, ranged ones whether to ask for more.
+    func readersMoved() {
+        demandEpoch += 1
+        let paused = Array(pausedFetches.values) + Array(demandWaiters.values)
         pausedFetches = [:]
-        for continuation in paused.values { continuation.resume() }
+        demandWaiters = [:]
+        for continuation in paused { continuation.resume() }
     }
 }

@@ -1,0 +1,62 @@
+import Testing
+@testable import MediaCache
+
+@Suite struct RequestPacingTests {
+    let pacing = RequestPacing(initialLead: 100, maximumLead: 1_000, requestWindow: 800)
+
+    func reader(_ position: Int64, end: Int64? = nil) -> RequestPacing.Reader {
+        RequestPacing.Reader(position: position, end: end)
+    }
+
+    @Test func anOpenEndedFetchAsksForTheInitialLeadFirst() {
+        let decision = pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [reader(0)], limit: nil)
+        #expect(decision == .request(upTo: 100))
+    }
+
+    @Test func theLeadGrowsWithWhatReadersConsumedUpToTheMaximum() {
+        #expect(pacing.lead(consumed: 0) == 100)
+        #expect(pacing.lead(consumed: 2_000) == 500)
+        #expect(pacing.lead(consumed: 100_000) == 1_000)
+    }
+
+    @Test func theNextRequestGoesOutWhenTheReaderIsWithinHalfALead() {
+        // 2,000 consumed: a lead of 500. Asked up to 2,300: 300 ahead, so wait.
+        let ahead = pacing.decide(start: 0, requested: 2_300, inFlight: 1, readers: [reader(2_000)], limit: nil)
+        // Asked up to 2,250: 250 ahead, half a lead; the next request tops it up to 2,500,
+        // while the first is still arriving.
+        let close = pacing.decide(start: 0, requested: 2_250, inFlight: 1, readers: [reader(2_000)], limit: nil)
+        #expect(ahead == .wait)
+        #expect(close == .request(upTo: 2_500))
+    }
+
+    @Test func noMoreThanTwoRequestsArriveAtOnce() {
+        let decision = pacing.decide(start: 0, requested: 100, inFlight: 2, readers: [reader(100)], limit: nil)
+        #expect(decision == .wait)
+    }
+
+    @Test func aStarvingReaderGetsARequestWhateverItsSize() {
+        let decision = pacing.decide(start: 0, requested: 150, inFlight: 0, readers: [reader(150)], limit: 160)
+        #expect(decision == .request(upTo: 160))
+    }
+
+    @Test func aBoundedReadIsAskedForExactlyInRequestsOfAtMostTheWindow() {
+        let first = pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [reader(0, end: 1_000)], limit: nil)
+        let second = pacing.decide(start: 0, requested: 800, inFlight: 1, readers: [reader(0, end: 1_000)], limit: nil)
+        let after = pacing.decide(start: 0, requested: 1_000, inFlight: 1, readers: [reader(0, end: 1_000)], limit: nil)
+        #expect(first == .request(upTo: 800))
+        #expect(second == .request(upTo: 1_000))
+        #expect(after == .done)
+    }
+
+    @Test func aFetchNobodyWaitsOnAsksForNothingMore() {
+        let decision = pacing.decide(start: 0, requested: 100, inFlight: 1, readers: [], limit: nil)
+        #expect(decision == .done)
+    }
+
+    @Test func nothingIsAskedForBeyondTheLimit() {
+        let capped = pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [reader(0)], limit: 60)
+        let reached = pacing.decide(start: 0, requested: 60, inFlight: 0, readers: [reader(60)], limit: 60)
+        #expect(capped == .request(upTo: 60))
+        #expect(reached == .done)
+    }
+}

@@ -84,8 +84,7 @@ final class ReaderSession: Sendable {
         }
         guard !isFinished else {
             // Cancelled while registering.
-            await resource.removeReader(id)
-            loader.release(loader.store.key(for: url))
+            await Self.unregister(id, from: resource, of: loader)
             return nil
         }
         return (resource, id)
@@ -107,12 +106,15 @@ final class ReaderSession: Sendable {
             return state.isFinished ? nil : state.registration
         }
         guard let (resource, id) = registration else { return }
+        // Not a method of self: finish() runs in deinit, which nothing may outlive holding self.
         let loader = loader
-        let key = loader.store.key(for: url)
-        Task {
-            await resource.removeReader(id)
-            loader.release(key)
-        }
+        Task { await Self.unregister(id, from: resource, of: loader) }
+    }
+
+    /// Removes reader `id` from `resource` and lets `loader` release it.
+    private static func unregister(_ id: ResourceLoader.ReaderID, from resource: ResourceLoader, of loader: MediaLoader) async {
+        await resource.removeReader(id)
+        loader.release(resource.key)
     }
 
     deinit {

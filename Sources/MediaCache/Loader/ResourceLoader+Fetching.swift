@@ -62,7 +62,7 @@ extension ResourceLoader {
         if available.contains(requested) { return (.done, demandEpoch) }
         let nextCached = available.firstRange(after: requested)?.lowerBound
         // Nor into bytes another fetch is bringing.
-        let nextFetch = plan.fetches.filter { $0.key != id && $0.value.start >= requested }.map(\.value.start).min()
+        let nextFetch = plan.fetches.lazy.filter { $0.key != id && $0.value.start >= requested }.map(\.value.start).min()
         let limit = [fetch.end, record?.contentInfo.totalLength, nextCached, nextFetch].compactMap { $0 }.min()
         let attached = plan.readers(of: id).compactMap { readers[$0] }
             .map { RequestPacing.Reader(position: $0.position, end: $0.end) }
@@ -150,11 +150,15 @@ extension ResourceLoader {
     /// it serves; a ranged one never needs to, its requests end within its lead.
     func wrote(fetch id: FetchID, upTo position: Int64) async -> Bool {
         guard let fetch = plan.fetches[id] else { return false }
-        let available = (try? store.availableRanges(for: key)) ?? ByteRangeSet()
-        let front = plan.isSequential ? position : fetch.position + available.contiguousLength(from: fetch.position)
-        _ = plan.fetch(id, reached: front)
+        guard plan.isSequential else {
+            // Two requests may be arriving: the fetch has reached the end of what is contiguous.
+            let available = (try? store.availableRanges(for: key)) ?? ByteRangeSet()
+            _ = plan.fetch(id, reached: fetch.position + available.contiguousLength(from: fetch.position))
+            wakeReaders()
+            return true
+        }
+        _ = plan.fetch(id, reached: position)
         wakeReaders()
-        guard plan.isSequential else { return true }
         while let furthest = plan.readers(of: id).compactMap({ readers[$0]?.position }).max(),
               position - furthest > configuration.readahead, fetchTasks[id] != nil {
             await withCheckedContinuation { pausedFetches[id] = $0 }

@@ -49,17 +49,18 @@ actor ResourceLoader {
     /// Fetches nobody waits on, finishing what they asked for until their drain time is up.
     var drainTimers: [FetchID: Task<Void, Never>] = [:]
     let pacing: RequestPacing
+    /// How a running fetch keeps this loader alive in its ``MediaLoader``.
     let holds: Holds
+    var probe: Task<ResourceRecord, any Error>?
+    /// The revalidation under way, shared by every caller that needs one meanwhile.
+    var revalidation: Task<RevalidatedContent, any Error>?
+    private var nextReaderID = 0
 
     /// How a fetch keeps this loader alive in its ``MediaLoader`` while it runs.
     struct Holds: Sendable {
         let retain: @Sendable () -> Void
         let release: @Sendable () -> Void
     }
-    var probe: Task<ResourceRecord, any Error>?
-    /// The revalidation under way, shared by every caller that needs one meanwhile.
-    var revalidation: Task<RevalidatedContent, any Error>?
-    private var nextReaderID = 0
 
     init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration,
          statistics: StatisticsRecorder, playback: PlaybackActivity, holds: Holds) {
@@ -90,7 +91,6 @@ actor ResourceLoader {
         readers[id] = nil
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
         release(plan.removeReader(id))
-        readersMoved()
     }
 
     /// The reader's next chunk, `nil` at the end of its request.

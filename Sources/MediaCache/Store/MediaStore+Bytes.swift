@@ -4,7 +4,8 @@ extension MediaStore {
     /// Writes bytes of generation `generation` of `key` at `offset`.
     ///
     /// The bytes are readable in this process as soon as this returns and recorded in the
-    /// index with the next commit. A failed write records nothing.
+    /// index with the next commit; if this process is killed first, the next open recovers
+    /// them. A failed write records nothing.
     ///
     /// - Throws: ``MediaStoreError/staleGeneration(key:written:current:)`` when the resource
     ///   moved to a new generation, ``MediaStoreError/beyondEnd(key:range:totalLength:)`` past
@@ -33,6 +34,7 @@ extension MediaStore {
                 state.lastAccess = now
                 state.unrecordedAccess = now
             }
+            journal?.append(SpanJournal.Entry(id: slot.id, generation: generation, range: range))
         }
         noteUnrecordedChange(bytes: range.length)
     }

@@ -78,6 +78,7 @@ extension MediaStore {
         commitLock.lock()
         defer { commitLock.unlock() }
         guard !catalog.withLock(\.isClosed) else { throw .closed }
+        journal?.commitStarting()
         schedule.withLock { schedule in
             schedule.pendingBytes = 0
             schedule.firstUnrecordedChange = nil
@@ -135,6 +136,7 @@ extension MediaStore {
             rescheduleAfterFailure()
             throw firstFailure
         }
+        journal?.commitSucceeded()
     }
 
     /// Keeps what stayed pending due for the next timed commit.

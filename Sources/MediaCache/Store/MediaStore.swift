@@ -6,7 +6,8 @@ import Foundation
 /// Bytes written land in the data file at once and are readable in this process at once; they
 /// are recorded in the index only after the data file was flushed, in batches (by size, by
 /// time and on ``close()``). After a crash the index may know less than the files hold, never
-/// more. One store owns a directory at a time.
+/// more; a journal of the writes since the last commit lets the next open recover what a
+/// killed process wrote (see ``SpanJournal``). One store owns a directory at a time.
 ///
 /// ```swift
 /// let store = try MediaStore.open(at: "/var/cache/app/media")
@@ -40,6 +41,9 @@ public final class MediaStore: Sendable {
     public let configuration: StoreConfiguration
 
     let index: StoreIndex
+    /// Spans written since the last commit, for recovery after a kill; `nil` when the platform
+    /// cannot name its boot session.
+    let journal: SpanJournal?
     let catalog = Locked(Catalog())
     let schedule = Locked(CommitSchedule())
     let commitLock = NSLock()
@@ -55,10 +59,14 @@ public final class MediaStore: Sendable {
         self.configuration = configuration
         self.lock = lock
         self.index = index
+        journal = BootSession.current().map {
+            SpanJournal(directory: directory, bootSession: $0, fileSystem: configuration.fileSystem, logger: configuration.logger)
+        }
     }
 
-    /// Opens (creating when needed) the store in `directory`, takes ownership of it, reconciles
-    /// the index with the data files and applies the eviction policy.
+    /// Opens (creating when needed) the store in `directory`, takes ownership of it, recovers
+    /// what a killed process wrote but did not commit, reconciles the index with the data files
+    /// and applies the eviction policy.
     ///
     /// - Throws: ``MediaStoreError/directoryInUse(path:ownerPID:)`` when another store owns it.
     public static func open(
@@ -81,6 +89,7 @@ public final class MediaStore: Sendable {
         }
         let store = MediaStore(directory: directory, configuration: configuration, lock: lock, index: index)
         do {
+            try store.adoptJournal()
             try store.reconcile()
             try store.evict()
         } catch {
@@ -172,6 +181,7 @@ public final class MediaStore: Sendable {
             return Array(catalog.slots.values)
         }
         for slot in slots { slot.io.withExclusiveLock { slot.retire() } }
+        journal?.close()
         try? index.close()
         lock.release()
     }

@@ -108,11 +108,12 @@ extension DownloadManager {
         }
     }
 
-    /// Bytes a transfer stores between commits: what a crash can cost a download again.
+    /// Bytes a transfer stores between commits: what a power loss can cost a download again
+    /// (a killed process costs nothing; the store's journal keeps what it wrote).
     static let commitStep: Int64 = 256 << 10
 
-    /// Makes `count` more bytes of download `id` durable (so that a crash never fetches them
-    /// again) and counts them.
+    /// Makes `count` more bytes of download `id` durable (so that even a power loss never
+    /// fetches them again) and counts them.
     private func recordProgress(_ count: Int64, of id: String) throws {
         guard count > 0 else { return }
         try store.commit()

@@ -104,7 +104,8 @@ import Testing
     }
 
     @Test func everyByteTheOriginSentForAnAbandonedReadIsStored() async throws {
-        try await LoaderHarness.run { harness in
+        // A busy machine may answer a loopback request slowly; that must not grow the lead here.
+        try await LoaderHarness.run(configureLoader: { $0.slowRoundTrip = .seconds(5) }) { harness in
             // Unthrottled: the origin fills socket buffers with whatever it was asked for.
             harness.serve("/a.mp4", length: 16 << 20)
             let key = harness.store.key(for: harness.origin.url("/a.mp4"))
@@ -114,6 +115,22 @@ import Testing
             #expect(stored == sent, "the origin sent \(sent) bytes; \(stored) were kept")
             let lead = LoaderConfiguration().initialReadahead
             #expect(sent <= 300_000 + 64 << 10 + lead, "an abandoned read cost \(sent) bytes")
+        }
+    }
+
+    @Test func readersWaitingOnSlowRoundTripsDoubleTheLead() async throws {
+        try await LoaderHarness.run { harness in
+            harness.serve("/a.mp4", length: 8 << 20, misbehavior: .init(firstByteDelay: .milliseconds(30)))
+            _ = try await harness.read("/a.mp4", ByteRequest(offset: 0), stoppingAfter: 2 << 20)
+            _ = try await harness.origin.settledBytesSent(for: "/a.mp4")
+            let sizes = harness.origin.requests(for: "/a.mp4").compactMap { request -> Int64? in
+                guard let range = request.range?.dropFirst(6).split(separator: "-"), range.count == 2,
+                      let first = Int64(range[0]), let last = Int64(range[1]) else { return nil }
+                return last - first + 1
+            }
+            // Grown by consumption alone, the lead after 2 MiB would still be the initial one.
+            let initial = LoaderConfiguration().initialReadahead
+            #expect((sizes.max() ?? 0) >= 4 * initial, "requests of \(sizes) on a 30 ms origin")
         }
     }
 

@@ -14,24 +14,39 @@ import Testing
     }
 
     @Test func theLeadGrowsWithWhatReadersConsumedUpToTheMaximum() {
-        #expect(pacing.lead(consumed: 0) == 100)
-        #expect(pacing.lead(consumed: 2_000) == 500)
-        #expect(pacing.lead(consumed: 100_000) == 1_000)
+        #expect(pacing.lead(consumed: 0, learned: 0) == 100)
+        #expect(pacing.lead(consumed: 8_000, learned: 0) == 500)
+        #expect(pacing.lead(consumed: 100_000, learned: 0) == 1_000)
+    }
+
+    @Test func aLearnedLeadIsAFloorThatDoublesWithEachStallUpToTheMaximum() {
+        #expect(pacing.lead(consumed: 0, learned: 400) == 400)
+        #expect(pacing.leadAfterStall(0) == 200)
+        #expect(pacing.leadAfterStall(200) == 400)
+        #expect(pacing.leadAfterStall(800) == 1_000)
+        let decision = pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [reader(0)], limit: nil, learned: 400)
+        #expect(decision == .request(upTo: 400))
     }
 
     @Test func theNextRequestGoesOutWhenTheReaderIsWithinHalfALead() {
-        // 2,000 consumed: a lead of 500. Asked up to 2,300: 300 ahead, so wait.
-        let ahead = pacing.decide(start: 0, requested: 2_300, inFlight: 1, readers: [reader(2_000)], limit: nil)
-        // Asked up to 2,250: 250 ahead, half a lead; the next request tops it up to 2,500,
+        // 8,000 consumed: a lead of 500. Asked up to 8,300: 300 ahead, so wait until the
+        // reader is at 8,050.
+        let ahead = pacing.decide(start: 0, requested: 8_300, inFlight: 1, readers: [reader(8_000)], limit: nil)
+        // Asked up to 8,250: 250 ahead, half a lead; the next request tops it up to 8,500,
         // while the first is still arriving.
-        let close = pacing.decide(start: 0, requested: 2_250, inFlight: 1, readers: [reader(2_000)], limit: nil)
-        #expect(ahead == .wait)
-        #expect(close == .request(upTo: 2_500))
+        let close = pacing.decide(start: 0, requested: 8_250, inFlight: 1, readers: [reader(8_000)], limit: nil)
+        #expect(ahead == .wait(until: 8_050))
+        #expect(close == .request(upTo: 8_500))
     }
 
     @Test func noMoreThanTwoRequestsArriveAtOnce() {
         let decision = pacing.decide(start: 0, requested: 100, inFlight: 2, readers: [reader(100)], limit: nil)
-        #expect(decision == .wait)
+        #expect(decision == .wait(until: nil), "only a request's end makes room")
+    }
+
+    @Test func whereTheLimitLeavesLessThanHalfALeadTheFetchWaitsForTheReaderToGetThere() {
+        let decision = pacing.decide(start: 0, requested: 150, inFlight: 1, readers: [reader(120)], limit: 160)
+        #expect(decision == .wait(until: 150))
     }
 
     @Test func aStarvingReaderGetsARequestWhateverItsSize() {

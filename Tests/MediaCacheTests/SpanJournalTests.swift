@@ -10,14 +10,20 @@ import Testing
         SpanJournal.Entry(id: id, generation: Generation(2), range: ByteRange(lower, upper))
     }
 
-    private static func journal(in directory: TemporaryDirectory, boot: String = "boot-a") -> SpanJournal {
-        SpanJournal(directory: directory.path, bootSession: boot, fileSystem: LocalFileSystem(), logger: .init(label: "test"))
+    /// The local file system maps the journal; the faulty one (with no faults) cannot, so its
+    /// records are written with `pwrite`.
+    static let fileSystems: [any FileSystem] = [LocalFileSystem(), FaultyFileSystem()]
+
+    private static func journal(in directory: TemporaryDirectory, boot: String = "boot-a",
+                                on fileSystem: any FileSystem = LocalFileSystem()) -> SpanJournal {
+        SpanJournal(directory: directory.path, bootSession: boot, fileSystem: fileSystem, logger: .init(label: "test"))
     }
 
-    @Test func recordsComeBackInTheSameBootSessionOnly() throws {
+    @Test(arguments: fileSystems)
+    func recordsComeBackInTheSameBootSessionOnly(on fileSystem: any FileSystem) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let journal = Self.journal(in: directory)
+        let journal = Self.journal(in: directory, on: fileSystem)
         try journal.start()
         journal.append(Self.entry(7, 0, 100))
         journal.append(Self.entry(9, 4096, 65_536))
@@ -27,10 +33,11 @@ import Testing
         #expect(Self.journal(in: directory, boot: "boot-b").leftEntries().isEmpty, "after a reboot unflushed bytes may be gone")
     }
 
-    @Test func aCommitThatRecordedEverythingForgetsWhatCameBeforeIt() throws {
+    @Test(arguments: fileSystems)
+    func aCommitThatRecordedEverythingForgetsWhatCameBeforeIt(on fileSystem: any FileSystem) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let journal = Self.journal(in: directory)
+        let journal = Self.journal(in: directory, on: fileSystem)
         try journal.start()
         journal.append(Self.entry(1, 0, 10))
         journal.commitStarting()

@@ -14,6 +14,23 @@ public protocol FileSystem: Sendable {
     func createDirectory(at path: String) throws(IOError)
     /// The names of the entries in the directory at `path`.
     func contentsOfDirectory(at path: String) throws(IOError) -> [String]
+    /// Maps the first `length` bytes of the file at `path` (created when missing, with its
+    /// blocks reserved) into memory, shared with the page cache, or returns `nil` when this
+    /// file system does not map files. The default returns `nil`.
+    func mapFile(at path: String, length: Int) throws(IOError) -> (any MappedFile)?
+}
+
+extension FileSystem {
+    public func mapFile(at path: String, length: Int) throws(IOError) -> (any MappedFile)? { nil }
+}
+
+/// A file mapped into memory: a store to ``bytes`` is in the page cache at once, so it
+/// survives the process (not a power loss) without a system call.
+public protocol MappedFile: Sendable {
+    /// The mapped bytes.
+    var bytes: UnsafeMutableRawBufferPointer { get }
+    /// Unmaps the file; no other call may follow.
+    func close()
 }
 
 /// An open file that supports positional reads and writes from any thread.

@@ -57,8 +57,39 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
+    /// Reserves the file's blocks first (`posix_fallocate`): a store into a mapped page that
+    /// would need a block on a full disk would end the process with `SIGBUS`.
+    public func mapFile(at path: String, length: Int) throws(IOError) -> (any MappedFile)? {
+        #if os(Linux)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
+        defer { _ = closeFileDescriptor(descriptor) }
+        let reserved = posix_fallocate(descriptor, 0, off_t(length))
+        guard reserved == 0 else { throw IOError(operation: "fallocate", path: path, code: reserved) }
+        let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        guard let address, address != MAP_FAILED else { throw IOError(operation: "mmap", path: path, code: errno) }
+        return MemoryMappedFile(bytes: UnsafeMutableRawBufferPointer(start: address, count: length))
+        #else
+        // Darwin has no posix_fallocate; without reserved blocks a mapping is not safe.
+        return nil
+        #endif
+    }
+
     private static func code(of error: any Error) -> Int32 {
         ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EIO
+    }
+}
+
+/// A mapping made by ``LocalFileSystem/mapFile(at:length:)``; its users serialize their stores.
+private final class MemoryMappedFile: MappedFile, @unchecked Sendable {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(bytes: UnsafeMutableRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    func close() {
+        munmap(bytes.baseAddress, bytes.count)
     }
 }
 

@@ -131,11 +131,13 @@ struct FetchRunner: Sendable {
     private func transfer(from requested: Int64, to end: Int64?) async throws(LoaderError) -> Outcome {
         let validator = (try? store.record(for: key))?.contentInfo.ifRangeValidator
         let response: OriginResponse
+        let sent = ContinuousClock.now
         do {
             let request = isRanged
                 ? OriginRequest(url: url, offset: requested, end: end, ifRange: validator)
                 : OriginRequest(url: url)
             response = try await loader.origin.fetch(request)
+            if isRanged { await loader.requestAnswered(id, from: requested, after: ContinuousClock.now - sent) }
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
             let failure = error as? OriginError ?? .transport("\(error)", url: url)

@@ -12,13 +12,19 @@ public struct LoaderConfiguration: Sendable {
     public var coalescingDistance: Int64 = 512 << 10
     /// How far beyond the furthest reader a new open-ended fetch asks the origin for. What is
     /// asked for is what the origin may send even if the reader leaves at once, so it starts
-    /// small and grows with what readers consume (see ``readahead``). Default: 128 KiB.
+    /// small and grows with what readers consume, and with slow round trips (see
+    /// ``readahead`` and ``slowRoundTrip``). Default: 128 KiB.
     public var initialReadahead: Int64 = 128 << 10
     /// The most an open-ended fetch asks for beyond the furthest reader it serves, reached once
-    /// its readers consumed four times as much; the next request goes out while the reader is
-    /// still half of it away, so the origin never waits on a round trip. Bounds the bytes
-    /// fetched for a reader that stops reading, or whose cancel never arrives. Default: 4 MiB.
+    /// its readers consumed sixteen times as much, or sooner on a slow link; the next request
+    /// goes out while the reader is still half of it away. Bounds the bytes fetched for a
+    /// reader that stops reading, or whose cancel never arrives. Default: 4 MiB.
     public var readahead: Int64 = 4 << 20
+    /// A reader that waits longer than this for an origin request to be answered shows that
+    /// the lead does not cover the link's round trip: the resource's leads double. Shorter
+    /// waits do not matter to a player and, on a fast link, more lead would only be more bytes
+    /// a seek throws away. Default: 10 ms.
+    public var slowRoundTrip: Duration = .milliseconds(10)
     /// The most bytes one origin request asks for; a bounded read longer than this is asked
     /// for in several requests, two at a time. Default: 8 MiB.
     public var requestWindow: Int64 = 8 << 20

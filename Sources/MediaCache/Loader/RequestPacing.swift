@@ -4,10 +4,11 @@
 /// the origin may send whatever happens next, because socket buffers on both sides hold
 /// megabytes that a cancel cannot call back. So an open-ended fetch asks only a *lead* beyond
 /// its furthest reader: ``LoaderConfiguration/initialReadahead`` at first, growing with the
-/// bytes its readers consumed (a quarter of them) up to ``LoaderConfiguration/readahead``. The
-/// next request goes out once the reader is within half a lead of the bytes asked for, while
-/// the current one is still arriving, so the origin never waits on a round trip. A bounded
-/// read asks for exactly its bytes.
+/// bytes its readers consumed (a sixteenth of them) up to ``LoaderConfiguration/readahead``,
+/// and doubling each time a reader stood waiting on a slow origin round trip (see
+/// ``leadAfterStall(_:)``). The next request goes out once the reader is within half a lead of
+/// the bytes asked for, while the current one is still arriving, so on a link whose round trip
+/// the lead covers the reader never waits. A bounded read asks for exactly its bytes.
 struct RequestPacing: Equatable {
     /// The first lead of an open-ended fetch.
     let initialLead: Int64
@@ -28,26 +29,38 @@ struct RequestPacing: Equatable {
     enum Decision: Equatable {
         /// Ask the origin for the bytes from what was asked so far to this offset.
         case request(upTo: Int64)
-        /// Ask for nothing yet; look again when the readers move.
-        case wait
+        /// Ask for nothing yet; look again once an open-ended reader reaches `until`, or, when
+        /// it is `nil` or a reader joins, leaves or reads a bounded range, when that happens.
+        case wait(until: Int64?)
         /// Ask for nothing more: no reader needs more, or the gap is asked for whole.
         case done
     }
 
-    /// The lead of an open-ended fetch whose readers consumed `consumed` bytes of it.
-    func lead(consumed: Int64) -> Int64 {
-        min(maximumLead, max(initialLead, consumed / 4))
+    /// The lead of an open-ended fetch whose readers consumed `consumed` bytes of it, at least
+    /// `learned`: what round trips taught the resource's loader.
+    func lead(consumed: Int64, learned: Int64) -> Int64 {
+        min(maximumLead, max(initialLead, learned, consumed / 16))
+    }
+
+    /// The lead to learn after a reader waited on a round trip too long: twice the current one,
+    /// so that on a slow link the lead reaches the link's bandwidth-delay product within a few
+    /// round trips, as TCP's slow start does.
+    func leadAfterStall(_ learned: Int64) -> Int64 {
+        min(maximumLead, max(initialLead, learned) * 2)
     }
 
     /// The next step of a fetch that started at `start` and has asked for everything before
     /// `requested`, with `inFlight` requests still arriving.
     ///
-    /// - Parameter limit: Where the fetch must stop asking: the end of its gap, of the
-    ///   resource, or the next cached byte; `nil` when none is known.
-    func decide(start: Int64, requested: Int64, inFlight: Int, readers: [Reader], limit: Int64?) -> Decision {
+    /// - Parameters:
+    ///   - limit: Where the fetch must stop asking: the end of its gap, of the resource, or the
+    ///     next cached byte; `nil` when none is known.
+    ///   - learned: The smallest lead, learned from slow round trips (see ``leadAfterStall(_:)``).
+    func decide(start: Int64, requested: Int64, inFlight: Int, readers: [Reader], limit: Int64?,
+                learned: Int64 = 0) -> Decision {
         guard let furthest = readers.map(\.position).max() else { return .done }
         if let limit, requested >= limit { return .done }
-        let lead = lead(consumed: max(0, furthest - start))
+        let lead = lead(consumed: max(0, furthest - start), learned: learned)
         var wanted: Int64 = 0
         var isBounded = true
         for reader in readers {
@@ -59,11 +72,15 @@ struct RequestPacing: Equatable {
             }
         }
         if isBounded, requested >= wanted { return .done }
-        guard inFlight < 2 else { return .wait }
-        let end = min(wanted, limit ?? .max, requested + requestWindow)
-        guard end > requested else { return .wait }
+        guard inFlight < 2 else { return .wait(until: nil) }
+        let room = min(limit ?? .max, requested + requestWindow)
+        let end = min(wanted, room)
         let isStarving = furthest >= requested
-        if !isBounded, !isStarving, end - requested < lead / 2 { return .wait }
-        return .request(upTo: end)
+        if end > requested, isBounded || isStarving || end - requested >= lead / 2 {
+            return .request(upTo: end)
+        }
+        // Open-ended readers need more once the furthest is within half a lead of what was
+        // asked for; where the limit leaves less than that to ask for, once it gets there.
+        return .wait(until: room - requested >= lead / 2 ? requested - lead / 2 : requested)
     }
 }

@@ -39,10 +39,15 @@ extension ResourceLoader {
         if !orphaned.isEmpty { readersMoved() }
     }
 
-    /// A reader waits on fetch `id` again: a drain under way becomes a fetch again.
-    func revive(_ id: FetchID) {
-        drainTimers.removeValue(forKey: id)?.cancel()
-        readersMoved()
+    /// `reader` waits on fetch `id`: a drain under way becomes a fetch again, and a fetch
+    /// waiting for demand checks again if the reader may need more of it.
+    func revive(_ id: FetchID, for reader: Reader) {
+        if let drain = drainTimers.removeValue(forKey: id) {
+            drain.cancel()
+            readersMoved()
+        } else {
+            wakeDemand(of: id, for: reader)
+        }
     }
 
     private func drainTimedOut(_ id: FetchID) {
@@ -55,6 +60,7 @@ extension ResourceLoader {
     /// requests still arriving, should do now; `demand` is the reader movement the decision saw,
     /// for ``waitForDemand(_:after:)``.
     func nextRequest(for id: FetchID, requested: Int64, inFlight: Int) -> (RequestPacing.Decision, demand: Int) {
+        demandThresholds[id] = nil
         guard let fetch = plan.fetches[id], fetchTasks[id] != nil, !plan.isSequential else { return (.done, demandEpoch) }
         let record = try? storedRecord()
         let available = record?.available ?? ByteRangeSet()
@@ -66,15 +72,32 @@ extension ResourceLoader {
         let limit = [fetch.end, record?.contentInfo.totalLength, nextCached, nextFetch].compactMap { $0 }.min()
         let attached = plan.readers(of: id).compactMap { readers[$0] }
             .map { RequestPacing.Reader(position: $0.position, end: $0.end) }
-        let decision = pacing.decide(start: fetch.start, requested: requested, inFlight: inFlight, readers: attached, limit: limit)
+        let decision = pacing.decide(start: fetch.start, requested: requested, inFlight: inFlight, readers: attached,
+                                     limit: limit, learned: learnedLead)
         if case .request(let end) = decision { plan.fetch(id, requested: end) }
+        if case .wait(let until) = decision { demandThresholds[id] = until ?? .max }
         return (decision, demandEpoch)
     }
 
-    /// Returns once a reader moved after `demand` (see ``nextRequest(for:requested:inFlight:)``),
-    /// or the calling task is cancelled.
+    /// A request of fetch `id` for the bytes from `offset` was answered after `wait`. When that
+    /// was slow and an open-ended reader stood waiting for those bytes, the lead did not cover
+    /// the round trip, and it doubles for this resource.
+    func requestAnswered(_ id: FetchID, from offset: Int64, after wait: Duration) {
+        guard wait >= configuration.slowRoundTrip else { return }
+        let waiting = plan.readers(of: id).compactMap { readers[$0] }.contains { $0.end == nil && $0.position >= offset }
+        guard waiting else { return }
+        learnedLead = pacing.leadAfterStall(learnedLead)
+    }
+
+    /// Returns once a reader joined, left or came back after `demand` (see
+    /// ``nextRequest(for:requested:inFlight:)``), an open-ended reader reached the fetch's
+    /// threshold, or the calling task is cancelled.
     func waitForDemand(_ id: FetchID, after demand: Int) async {
         guard demand == demandEpoch else { return }
+        if let threshold = demandThresholds[id],
+           plan.readers(of: id).contains(where: { readers[$0].map { $0.end == nil && $0.position >= threshold } ?? false }) {
+            return
+        }
         await withTaskCancellationHandler {
             await withCheckedContinuation { demandWaiters[id] = $0 }
         } onCancel: {
@@ -151,10 +174,11 @@ extension ResourceLoader {
     func wrote(fetch id: FetchID, upTo position: Int64) async -> Bool {
         guard let fetch = plan.fetches[id] else { return false }
         guard plan.isSequential else {
-            // Two requests may be arriving: the fetch has reached the end of what is contiguous.
+            // Two requests may be arriving: the fetch has reached the end of what is contiguous,
+            // and only readers at a byte that is there now have something to read.
             let available = (try? store.availableRanges(for: key)) ?? ByteRangeSet()
             _ = plan.fetch(id, reached: fetch.position + available.contiguousLength(from: fetch.position))
-            wakeReaders()
+            wakeReaders { available.contains($0.position) }
             return true
         }
         _ = plan.fetch(id, reached: position)
@@ -174,6 +198,7 @@ extension ResourceLoader {
         if fetchTasks.removeValue(forKey: id) != nil { holds.release() }
         drainTimers.removeValue(forKey: id)?.cancel()
         demandWaiters.removeValue(forKey: id)?.resume()
+        demandThresholds[id] = nil
         let knownLength = (try? store.record(for: key))?.contentInfo.totalLength
         if let endOfResource, endOfResource > 0, knownLength == nil {
             _ = try? store.setContentInfo(ContentInfo(totalLength: endOfResource), for: url)

@@ -43,12 +43,19 @@ actor ResourceLoader {
     var pausedFetches: [FetchID: CheckedContinuation<Void, Never>] = [:]
     /// Ranged fetches waiting for their readers to move before they ask for more.
     var demandWaiters: [FetchID: CheckedContinuation<Void, Never>] = [:]
-    /// Counts reader movements, so that a fetch that decided to wait sees one that came before
-    /// it started waiting.
+    /// Where an open-ended reader of a waiting ranged fetch makes it ask for more (see
+    /// ``RequestPacing/Decision/wait(until:)``; `Int64.max` when only a request's end can);
+    /// reads short of it do not wake the fetch. Without one, any read does.
+    var demandThresholds: [FetchID: Int64] = [:]
+    /// Counts readers joining, leaving and coming back, so that a fetch that decided to wait
+    /// sees such a change that came before it started waiting.
     var demandEpoch = 0
     /// Fetches nobody waits on, finishing what they asked for until their drain time is up.
     var drainTimers: [FetchID: Task<Void, Never>] = [:]
     let pacing: RequestPacing
+    /// The smallest lead of this resource's open-ended fetches, doubled by each slow round
+    /// trip a reader waited on (see ``LoaderConfiguration/slowRoundTrip``).
+    var learnedLead: Int64 = 0
     /// How a running fetch keeps this loader alive in its ``MediaLoader``.
     let holds: Holds
     var probe: Task<ResourceRecord, any Error>?
@@ -128,7 +135,7 @@ actor ResourceLoader {
                     reader.generation = record.generation
                     reader.lastChunkWasCached = chunk.source == .cache
                     readers[id] = reader
-                    readersMoved()
+                    readerAdvanced(reader)
                     return chunk
                 }
             }
@@ -150,7 +157,7 @@ actor ResourceLoader {
             case .start(let fetch, let from, _):
                 startFetch(fetch, from: from)
             case .wait(let fetch):
-                revive(fetch)
+                revive(fetch, for: reader)
             }
             do {
                 try await waitForProgress(id, purpose: reader.purpose)
@@ -182,11 +189,28 @@ actor ResourceLoader {
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }
 
-    /// Wakes every waiting reader; each checks again what it can read.
-    func wakeReaders() {
-        let woken = waiters
-        waiters = [:]
+    /// Wakes every waiting reader (or those `isReady` picks); each checks again what it can read.
+    func wakeReaders(where isReady: (Reader) -> Bool = { _ in true }) {
+        let woken = waiters.filter { id, _ in readers[id].map(isReady) ?? true }
+        for id in woken.keys { waiters[id] = nil }
         for continuation in woken.values { continuation.resume() }
+    }
+
+    /// A reader consumed a chunk: paused sequential fetches check whether it caught up, and
+    /// ranged fetches whose threshold it reached (any, for a bounded reader) whether to ask for
+    /// more. Waking a ranged fetch on every chunk would cost a decision per 64 KiB.
+    func readerAdvanced(_ reader: Reader) {
+        let paused = pausedFetches.values
+        pausedFetches = [:]
+        for continuation in paused { continuation.resume() }
+        for id in demandWaiters.keys { wakeDemand(of: id, for: reader) }
+    }
+
+    /// Wakes ranged fetch `id` if it waits for demand that `reader` may bring: any bounded
+    /// reader, or an open-ended one at the fetch's threshold.
+    func wakeDemand(of id: FetchID, for reader: Reader) {
+        guard reader.end != nil || reader.position >= demandThresholds[id] ?? .min else { return }
+        demandWaiters.removeValue(forKey: id)?.resume()
     }
 
     /// Lets fetches check again what their readers need: paused ones whether their readers

@@ -88,12 +88,9 @@ extension MediaStore {
         var snapshots: [Snapshot] = []
         for slot in slots {
             var snapshot = slot.state.withLock { state in
-                var combined = state.committed
-                combined.formUnion(state.pending)
-                let merged = state.pending.ranges.compactMap { combined.range(containing: $0.lowerBound) }
-                return Snapshot(slot: slot, generation: state.generation, pending: state.pending,
-                                merged: Array(Set(merged)).sorted { $0.lowerBound < $1.lowerBound },
-                                access: state.unrecordedAccess)
+                Snapshot(slot: slot, generation: state.generation, pending: state.pending,
+                         merged: StoreIndex.Commit.Spans.merged(state.pending, joining: state.committed),
+                         access: state.unrecordedAccess)
             }
             guard !snapshot.pending.isEmpty || snapshot.access != nil else { continue }
             if !snapshot.pending.isEmpty {

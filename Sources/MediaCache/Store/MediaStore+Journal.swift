@@ -17,7 +17,8 @@ extension MediaStore {
             var recovered: Int64 = 0
             for (id, written) in entries {
                 guard let generation = generations[id] else { continue }
-                let fresh = try freshSpans(written.filter { $0.generation == generation }.map(\.range), of: id)
+                let recorded = try indexOperation("recover journal") { try index.spans(of: id) }
+                let fresh = try freshSpans(written.filter { $0.generation == generation }.map(\.range), of: id, beyond: recorded)
                 guard !fresh.isEmpty else { continue }
                 let file: any RandomAccessFile
                 do throws(IOError) {
@@ -29,10 +30,8 @@ extension MediaStore {
                                                  metadata: ["file": "\(dataPath(for: id))", "error": "\(error)"])
                     continue
                 }
-                var combined = try indexOperation("recover journal") { try index.spans(of: id) }
-                combined.formUnion(fresh)
-                let merged = Set(fresh.ranges.compactMap { combined.range(containing: $0.lowerBound) })
-                commit.spans.append(.init(id: id, generation: generation, merged: merged.sorted { $0.lowerBound < $1.lowerBound }))
+                commit.spans.append(.init(id: id, generation: generation,
+                                          merged: StoreIndex.Commit.Spans.merged(fresh, joining: recorded)))
                 recovered += fresh.coveredLength
             }
             if !commit.spans.isEmpty {
@@ -49,8 +48,8 @@ extension MediaStore {
         }
     }
 
-    /// The parts of `ranges` the index does not hold yet, within the data file of `id`.
-    private func freshSpans(_ ranges: [ByteRange], of id: Int64) throws(MediaStoreError) -> ByteRangeSet {
+    /// The parts of `ranges` outside the `recorded` spans, within the data file of `id`.
+    private func freshSpans(_ ranges: [ByteRange], of id: Int64, beyond recorded: ByteRangeSet) throws(MediaStoreError) -> ByteRangeSet {
         guard !ranges.isEmpty else { return ByteRangeSet() }
         let size: Int64
         do {
@@ -58,11 +57,10 @@ extension MediaStore {
         } catch {
             throw MediaStoreError(error, key: nil)
         }
-        let committed = try indexOperation("recover journal") { try index.spans(of: id) }
         var fresh = ByteRangeSet()
         for range in ranges {
             guard let inFile = range.intersection(ByteRange(0, size)) else { continue }
-            committed.gaps(in: inFile).forEach { fresh.insert($0) }
+            recorded.gaps(in: inFile).forEach { fresh.insert($0) }
         }
         return fresh
     }

@@ -24,6 +24,13 @@ final class StoreIndex: Sendable {
             var generation: Generation
             /// The merged spans that now cover the new bytes; each replaces the spans inside it.
             var merged: [ByteRange]
+
+            /// The merged spans that cover `new` bytes once they join the `recorded` ones, in order.
+            static func merged(_ new: ByteRangeSet, joining recorded: ByteRangeSet) -> [ByteRange] {
+                var combined = recorded
+                combined.formUnion(new)
+                return Set(new.ranges.compactMap { combined.range(containing: $0.lowerBound) }).sorted { $0.lowerBound < $1.lowerBound }
+            }
         }
         var spans: [Spans] = []
         var accessTimes: [Int64: Date] = [:]

@@ -10,12 +10,15 @@ public struct LoopbackSocket {
     /// The file descriptor.
     public let descriptor: Int32
 
-    /// Opens a socket.
+    /// Opens a socket that child processes do not inherit: a test that spawns ffmpeg while a
+    /// client reads would otherwise keep the client's connection open in ffmpeg after the client
+    /// closed it, and the server would go on sending to a player that left.
     public init() {
         #if canImport(Glibc)
-        descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
         descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         #endif
     }
 

@@ -17,7 +17,23 @@ struct Nginx {
     /// (`slice 1m`, `proxy_cache_lock on`): the common way to cache ranged media with nginx. The
     /// cache lives in `workDirectory/slice-cache`.
     static func startSliceCache(originPort: Int, workDirectory: String) throws -> Nginx {
-        let cache = workDirectory + "/slice-cache"
+        try startCache(originPort: originPort, workDirectory: workDirectory, name: "slice-cache", keying: """
+            slice 1m;
+            proxy_cache_key $uri$slice_range;
+            proxy_set_header Range $slice_range;
+            """)
+    }
+
+    /// Starts nginx as a plain caching reverse proxy in front of `originPort` (`proxy_cache`,
+    /// one entry per URL with its query, `proxy_cache_lock on`). The cache lives in
+    /// `workDirectory/proxy-cache`.
+    static func startProxyCache(originPort: Int, workDirectory: String) throws -> Nginx {
+        try startCache(originPort: originPort, workDirectory: workDirectory, name: "proxy-cache",
+                       keying: "proxy_cache_key $uri$is_args$args;")
+    }
+
+    private static func startCache(originPort: Int, workDirectory: String, name: String, keying: String) throws -> Nginx {
+        let cache = workDirectory + "/" + name
         return try start(root: cache, workDirectory: workDirectory, extra: """
             proxy_cache_path \(cache) levels=1:2 keys_zone=media:10m max_size=8g inactive=1d use_temp_path=off;
             """) { port in
@@ -25,10 +41,8 @@ struct Nginx {
             server {
                 listen 127.0.0.1:\(port);
                 location / {
-                    slice 1m;
+                    \(keying)
                     proxy_cache media;
-                    proxy_cache_key $uri$slice_range;
-                    proxy_set_header Range $slice_range;
                     proxy_http_version 1.1;
                     proxy_set_header Connection "";
                     proxy_cache_valid 200 206 1d;

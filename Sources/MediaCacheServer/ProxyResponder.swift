@@ -28,12 +28,14 @@ struct ProxyResponder: Sendable {
         }
         if let refusal = Self.refusal(of: origin, allowedHosts: allowedHosts) { return refusal }
         let record: ResourceRecord
+        var cold: ColdStart?
         do {
-            record = try await loader.contentRecord(for: origin)
+            (record, cold) = try await self.record(of: origin, for: request, context: context)
         } catch {
             return Self.failure(error)
         }
         if await ProxiedAnswer.kind(for: origin, info: record.contentInfo, loader: loader) == .playlist {
+            cold?.rest.cancel()
             return await playlists.respond(to: request, origin: origin, context: context)
         }
         let plan = RangeResponsePlan(range: request.headers[.range], ifRange: request.headers[.ifRange],
@@ -43,23 +45,33 @@ struct ProxyResponder: Sendable {
         if let length = plan.contentLength { headers[.contentLength] = "\(length)" }
         let status = HTTPResponse.Status(code: plan.status)
         guard request.method == .get, let bytes = plan.bytes else {
+            cold?.rest.cancel()
             return Response(status: status, headers: headers, body: ResponseBody())
         }
-        let stream = loader.read(origin, bytes)
+        let first: ByteChunk?
+        let read: ByteStream.Iterator
+        if let cold, cold.delivers(bytes, length: record.contentInfo.totalLength) {
+            (first, read) = (cold.first, cold.rest)
+        } else {
+            cold?.rest.cancel()
+            (first, read) = (nil, loader.read(origin, bytes).makeAsyncIterator())
+        }
         let tally = context.tally
         let connectionClosed = context.connectionClosed
         return Response(status: status, headers: headers, body: ResponseBody { writer in
             // A client that goes away stops the read at once, even while it waits for the
             // network: nothing is fetched for a player that left.
-            var chunks = stream.makeAsyncIterator()
-            let read = chunks
+            var chunks = read
             connectionClosed.whenComplete { _ in read.cancel() }
             // A failure mid-body ends the connection: the client sees a short response, never
             // wrong bytes.
             do {
-                while let chunk = try await chunks.next() {
+                var next = first
+                if next == nil { next = try await chunks.next() }
+                while let chunk = next {
                     tally.add(chunk)
                     try await writer.write(ByteBuffer(bytes: chunk.bytes))
+                    next = try await chunks.next()
                 }
             } catch let error as LoaderError {
                 tally.fail("\(error)")
@@ -67,6 +79,23 @@ struct ProxyResponder: Sendable {
             }
             try await writer.finish(nil)
         })
+    }
+
+    /// The resource's record: the stored one; for a `GET` of a resource nothing is known of,
+    /// the one its read's answer brings (see ``ColdStart``), with that read; otherwise the
+    /// one a probe brings.
+    private func record(of origin: URL, for request: Request, context: ProxyRequestContext)
+        async throws(LoaderError) -> (ResourceRecord, ColdStart?)
+    {
+        let isPlaylistURL = ["m3u8", "m3u"].contains(origin.pathExtension.lowercased())
+        guard request.method == .get, !isPlaylistURL,
+              let coldRequest = ColdStart.request(range: request.headers[.range], ifRange: request.headers[.ifRange]),
+              (try? loader.store.record(for: loader.store.key(for: origin))) ?? nil == nil else {
+            return (try await loader.contentRecord(for: origin), nil)
+        }
+        let (cold, record) = try await ColdStart.start(coldRequest, of: origin, loader: loader,
+                                                       connectionClosed: context.connectionClosed)
+        return (record, cold)
     }
 
     /// `403` for an origin whose host the allow-list leaves out; `nil` when it may be fetched.

@@ -18,17 +18,30 @@ import Darwin
 /// let status = child.waitForExit()      // 128 + 9
 /// ```
 public final class ChildProcess: @unchecked Sendable {
-    // @unchecked: the pid is immutable; the exit status and the pipe are guarded by `lock`.
+    // @unchecked: the pid and the pipe are immutable; the exit status is guarded by `exited`.
 
     /// The process id.
     public let pid: pid_t
     private let output: OutputPipe?
-    private let lock = NSLock()
+    private let exited = NSCondition()
     private var exitStatus: Int32?
 
+    /// Reaps the process the moment it exits, on a thread of its own: a zombie left for later
+    /// would stall Swift Testing's exit tests, whose wait for their own child spins while any
+    /// other child of the test process is a zombie.
     private init(pid: pid_t, output: OutputPipe?) {
         self.pid = pid
         self.output = output
+        Thread.detachNewThread { [exited] in
+            var status: Int32 = 0
+            var result: pid_t
+            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+            let code = result != pid ? -1 : status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            exited.withLock {
+                self.exitStatus = code
+                exited.broadcast()
+            }
+        }
     }
 
     /// Starts the executable at `path` with `arguments`; its standard output is kept for
@@ -49,9 +62,7 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         var pid = pid_t()
-        let spawned = CommandRun.withCStrings([path] + arguments) { argv in
-            CommandRun.withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, nil, argv, envp) }
-        }
+        let spawned = CommandRun.spawn(&pid, path, arguments, actions: &actions, environment: variables)
         output?.closeWrite()
         guard spawned == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: path,
@@ -62,18 +73,21 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Whether the process still runs.
     public var isRunning: Bool {
-        lock.withLock { reap(blocking: false) == nil }
+        exited.withLock { exitStatus == nil }
     }
 
     /// Sends `signal` unless the process has exited.
     public func send(_ signal: Int32) {
-        if isRunning { kill(pid, signal) }
+        exited.withLock { if exitStatus == nil { kill(pid, signal) } }
     }
 
     /// Waits for the process to exit; its status, 128 + the signal for one a signal ended.
     @discardableResult
     public func waitForExit() -> Int32 {
-        lock.withLock { reap(blocking: true) ?? -1 }
+        exited.withLock {
+            while exitStatus == nil { exited.wait() }
+            return exitStatus ?? -1
+        }
     }
 
     /// What the process has written since the last read, waiting for some; empty once its
@@ -96,16 +110,5 @@ public final class ChildProcess: @unchecked Sendable {
             if chunk.isEmpty { return data }
             data.append(chunk)
         }
-    }
-
-    /// The exit status once known; the caller holds `lock`.
-    private func reap(blocking: Bool) -> Int32? {
-        if let exitStatus { return exitStatus }
-        var status: Int32 = 0
-        var result: pid_t
-        repeat { result = waitpid(pid, &status, blocking ? 0 : WNOHANG) } while result < 0 && errno == EINTR
-        guard result == pid else { return nil }
-        exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return exitStatus
     }
 }

@@ -53,9 +53,7 @@ public struct CommandRun: Sendable {
         posix_spawn_file_actions_adddup2(&actions, errors.writeEnd, 2)
         let variables = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var pid = pid_t()
-        let spawned = withCStrings([path] + arguments) { argv in
-            withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, nil, argv, envp) }
-        }
+        let spawned = spawn(&pid, path, arguments, actions: &actions, environment: variables)
         output.closeWrite()
         errors.closeWrite()
         guard spawned == 0 else {
@@ -67,6 +65,33 @@ public struct CommandRun: Sendable {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return CommandRun(status: exit, output: String(decoding: out, as: UTF8.self), errorOutput: String(decoding: err, as: UTF8.self))
+    }
+
+    /// `posix_spawn` with only standard input, output and error inherited: the test process
+    /// holds sockets (SwiftNIO opens them without close-on-exec) and pipes of other children,
+    /// and a child that inherits one keeps it open after its owner closes it; a client then
+    /// waits for a connection's end, or a reader for a pipe's, until that child exits.
+    /// `actions` must set up descriptors 0, 1 and 2.
+    static func spawn(_ pid: inout pid_t, _ path: String, _ arguments: [String],
+                      actions: inout posix_spawn_file_actions_t, environment: [String]) -> Int32 {
+        #if canImport(Darwin)
+        var attributes = posix_spawnattr_t(nil as OpaquePointer?)
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        return withCStrings([path] + arguments) { argv in
+            withCStrings(environment) { envp in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
+        }
+        #else
+        // glibc 2.34 and later; Swift's Glibc module does not declare it.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
+        return withCStrings([path] + arguments) { argv in
+            withCStrings(environment) { envp in posix_spawn(&pid, path, &actions, nil, argv, envp) }
+        }
+        #endif
     }
 
     /// Calls `body` with `strings` as a NULL-terminated array of C strings.

@@ -2,7 +2,8 @@ import Foundation
 import MediaCache
 
 /// The local file system with failures switched on and off by a test: a full disk, a failing
-/// flush, an unreadable file. Failures apply to paths containing a given text.
+/// flush, an unreadable file. Failures apply to paths containing a given text. It also counts
+/// the bytes read from each file.
 ///
 /// ```swift
 /// let files = FaultyFileSystem()
@@ -24,6 +25,7 @@ public final class FaultyFileSystem: FileSystem {
 
     private let base = LocalFileSystem()
     private let faults = Locked<[Fault]>([])
+    private let reads = Locked<[String: Int64]>([:])
 
     /// Creates a file system with no faults.
     public init() {}
@@ -36,6 +38,15 @@ public final class FaultyFileSystem: FileSystem {
     /// Removes every fault.
     public func healAll() {
         faults.withLock { $0.removeAll() }
+    }
+
+    /// The bytes read so far from files whose path contains `fragment`.
+    public func bytesRead(pathContaining fragment: String) -> Int64 {
+        reads.withLock { $0.filter { $0.key.contains(fragment) }.values.reduce(0, +) }
+    }
+
+    func countRead(_ count: Int, from path: String) {
+        reads.withLock { $0[path, default: 0] += Int64(count) }
     }
 
     func check(_ operation: Operation, _ path: String) throws(IOError) {
@@ -76,7 +87,9 @@ private final class FaultyFile: RandomAccessFile {
 
     func read(count: Int, at offset: Int64) throws(IOError) -> Data {
         try owner.check(.read, path)
-        return try base.read(count: count, at: offset)
+        let bytes = try base.read(count: count, at: offset)
+        owner.countRead(bytes.count, from: path)
+        return bytes
     }
 
     func synchronize() throws(IOError) {

@@ -121,9 +121,11 @@ import Testing
 
     @Test func anOriginThatIsDownIsNamedWithItsAddressAndCause() async throws {
         try await ProxyHarness.run { proxy in
-            let closed = try await TestOrigin.start()
-            let port = closed.port
-            try await closed.stop()
+            // Bound but not listening: connections are refused, and no other test's server can
+            // take the port meanwhile (a stopped origin's port could be reused by one).
+            let closed = LoopbackSocket()
+            defer { closed.close() }
+            let port = try #require(closed.bindToFreePort())
             let target = ProxyURL(host: "127.0.0.1", port: proxy.port).url(for: URL(string: "http://127.0.0.1:\(port)/a.mp4")!)!
             let answer = try await proxy.request(target.absoluteString)
             #expect(answer.status == 502)

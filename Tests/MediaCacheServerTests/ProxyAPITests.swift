@@ -26,10 +26,10 @@ import Testing
 
             let stats = try decode(StatsReport.self, try await proxy.request(proxy.local("api/stats")))
             #expect(stats.usage.cachedBytes == 200_000)
-            // The proxy's content probe keeps bytes 0-1 before the first read (see CacheStatistics).
-            #expect(stats.statistics?.bytesFromCache == 50_002)
-            #expect(stats.statistics?.bytesFromNetwork == 199_998)
-            #expect(stats.statistics?.bytesSaved == 50_002)
+            // A cold GET reads at once, without a probe: every byte of the first read is a miss.
+            #expect(stats.statistics?.bytesFromCache == 50_000)
+            #expect(stats.statistics?.bytesFromNetwork == 200_000)
+            #expect(stats.statistics?.bytesSaved == 50_000)
             #expect(stats.statistics?.bytesFromOrigin == 200_000)
         }
     }
@@ -68,8 +68,8 @@ import Testing
             let answer = try await proxy.request(proxy.local("metrics"))
             let text = String(decoding: answer.body, as: UTF8.self)
             #expect(answer.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
-            #expect(text.contains(#"mediacache_served_bytes_total{source="cache"} 30002"#), "see CacheStatistics")
-            #expect(text.contains(#"mediacache_served_bytes_total{source="network"} 29998"#))
+            #expect(text.contains(#"mediacache_served_bytes_total{source="cache"} 30000"#))
+            #expect(text.contains(#"mediacache_served_bytes_total{source="network"} 30000"#))
             #expect(text.contains("mediacache_origin_bytes_total 30000"))
             #expect(text.contains("mediacache_store_bytes 30000"))
             #expect(text.contains("mediacache_store_entries 1"))

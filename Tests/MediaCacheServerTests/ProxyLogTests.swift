@@ -52,7 +52,7 @@ import Testing
         // date time c-ip cs-method cs-uri sc-status sc-bytes x-cache-bytes x-origin-bytes time-taken
         #expect(logged[0][2] == "127.0.0.1" && logged[0][3] == "GET")
         #expect(logged[0][4].hasPrefix("/t/-/http/127.0.0.1:") && !accessText.contains(token), "the token is redacted")
-        #expect(Array(logged[0][5 ... 8]) == ["200", "100000", "2", "99998"], "cold: the probe's two bytes, then the origin")
+        #expect(Array(logged[0][5 ... 8]) == ["200", "100000", "0", "100000"], "cold: all from the origin")
         #expect(Array(logged[1][5 ... 8]) == ["200", "100000", "100000", "0"], "warm: all from the cache")
         #expect(logged[2][5] == "404" && logged[3][5] == "401")
         #expect(logged.allSatisfy { Double($0[9]) != nil })

@@ -156,11 +156,14 @@ struct FetchRunner: Sendable {
                 if overflow, let limit = accepted.limit { bytes = bytes.prefix(Int(limit - position)) }
                 try store.write(bytes, at: position, to: key, generation: accepted.generation)
                 loader.statistics.fetchedFromOrigin(bytes.count, of: key)
+                let offset = position
                 position += Int64(bytes.count)
                 if overflow {
                     throw LoaderError.origin(.invalidResponse("the body is longer than announced", url: url))
                 }
-                guard await loader.wrote(fetch: id, upTo: position) else { return .finished(endOfResource: nil) }
+                guard await loader.wrote(fetch: id, bytes, at: offset, generation: accepted.generation) else {
+                    return .finished(endOfResource: nil)
+                }
             }
         } catch let error as LoaderError {
             throw error

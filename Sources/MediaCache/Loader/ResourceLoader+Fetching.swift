@@ -165,14 +165,18 @@ extension ResourceLoader {
             }
         }
         for task in fetchTasks.values { task.cancel() }
+        recent.removeAll()
         wakeReaders()
     }
 
-    /// A fetch wrote everything before `position`; returns whether it should go on. A
-    /// sequential fetch first pauses while it is more than the readahead ahead of every reader
-    /// it serves; a ranged one never needs to, its requests end within its lead.
-    func wrote(fetch id: FetchID, upTo position: Int64) async -> Bool {
+    /// A fetch wrote `bytes` at `offset` (and everything before it); returns whether it should
+    /// go on. The bytes are kept for readers close behind (``RecentWrites``). A sequential
+    /// fetch first pauses while it is more than the readahead ahead of every reader it serves;
+    /// a ranged one never needs to, its requests end within its lead.
+    func wrote(fetch id: FetchID, _ bytes: Data, at offset: Int64, generation: Generation) async -> Bool {
         guard let fetch = plan.fetches[id] else { return false }
+        recent.append(bytes, at: offset, generation: generation)
+        let position = offset + Int64(bytes.count)
         guard plan.isSequential else {
             // Two requests may be arriving: the fetch has reached the end of what is contiguous,
             // and only readers at a byte that is there now have something to read.
@@ -196,6 +200,7 @@ extension ResourceLoader {
         let attached = plan.readers(of: id)
         plan.fetchEnded(id)
         if fetchTasks.removeValue(forKey: id) != nil { holds.release() }
+        if fetchTasks.isEmpty { recent.removeAll() }
         drainTimers.removeValue(forKey: id)?.cancel()
         demandWaiters.removeValue(forKey: id)?.resume()
         demandThresholds[id] = nil

@@ -4,7 +4,8 @@ import Foundation
 /// fetches shared by the readers that need them (see ``FetchPlan``).
 ///
 /// Bytes flow one way: a fetch writes them into the store, then wakes the readers, which
-/// read them back from the store in chunks of at most ``LoaderConfiguration/chunkSize``. No
+/// read them in chunks of at most ``LoaderConfiguration/chunkSize``: from the last few chunks
+/// written, which the loader keeps in memory (``RecentWrites``), or back from the store. No
 /// reader holds more than one chunk, however fast the origin or slow the reader.
 actor ResourceLoader {
     typealias ReaderID = FetchPlan.ReaderID
@@ -56,6 +57,8 @@ actor ResourceLoader {
     /// The smallest lead of this resource's open-ended fetches, doubled by each slow round
     /// trip a reader waited on (see ``LoaderConfiguration/slowRoundTrip``).
     var learnedLead: Int64 = 0
+    /// The last chunks fetches wrote, for readers close behind them (eight chunks at most).
+    var recent: RecentWrites
     /// How a running fetch keeps this loader alive in its ``MediaLoader``.
     let holds: Holds
     var probe: Task<ResourceRecord, any Error>?
@@ -79,6 +82,7 @@ actor ResourceLoader {
         self.configuration = configuration
         self.statistics = statistics
         self.playback = playback
+        recent = RecentWrites(capacity: 8 * configuration.chunkSize)
         plan = FetchPlan(coalescingDistance: configuration.coalescingDistance)
         pacing = RequestPacing(initialLead: configuration.initialReadahead, maximumLead: configuration.readahead,
                                requestWindow: configuration.requestWindow)
@@ -106,6 +110,7 @@ actor ResourceLoader {
             guard var reader = readers[id] else { throw .cancelled }
             if let failure = reader.failure { throw failure }
             if let end = reader.end, reader.position >= end { return nil }
+            if let chunk = recentChunk(id, reader: &reader) { return chunk }
             let record = try storedRecord()
             if let record {
                 if let generation = reader.generation, generation != record.generation {
@@ -165,6 +170,24 @@ actor ResourceLoader {
                 throw .cancelled
             }
         }
+    }
+
+    /// The reader's next chunk from the bytes fetches just wrote, when they hold its position.
+    private func recentChunk(_ id: ReaderID, reader: inout Reader) -> ByteChunk? {
+        guard !reader.cachedAtStart.contains(reader.position) else { return nil }
+        // Like a chunk from the store, it stops where bytes cached when the reader came begin.
+        let cachedAhead = reader.cachedAtStart.firstRange(after: reader.position).map { $0.lowerBound - reader.position }
+        let limit = min(Int64(configuration.chunkSize), (reader.end ?? .max) - reader.position, cachedAhead ?? .max)
+        guard let (bytes, generation) = recent.bytes(at: reader.position, generation: reader.generation, limit: limit) else {
+            return nil
+        }
+        let chunk = ByteChunk(offset: reader.position, bytes: bytes, source: .network)
+        reader.position += Int64(bytes.count)
+        reader.generation = generation
+        reader.lastChunkWasCached = false
+        readers[id] = reader
+        readerAdvanced(reader)
+        return chunk
     }
 
     /// The stored record, `nil` while nothing is known of the resource.

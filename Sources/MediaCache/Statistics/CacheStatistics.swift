@@ -3,8 +3,8 @@
 /// A byte counts as served from the cache when it was stored before the read began, else as
 /// from the network. Only playback reads are served bytes; what preloads bring is counted as
 /// preloaded, and as played once a player gets it. The two bytes a content probe keeps are
-/// stored before the read that follows it, so a cold play through the proxy counts them as
-/// cached.
+/// stored before the read that follows it, so a cold read after ``MediaLoader/contentRecord(for:purpose:)``
+/// counts them as cached (the proxy answers a cold `GET` without a probe).
 ///
 /// ```swift
 /// let stats = loader.statistics

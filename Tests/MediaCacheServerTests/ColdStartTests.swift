@@ -1,0 +1,78 @@
+import Foundation
+import MediaCache
+import MediaCacheServer
+import MediaCacheTesting
+import Testing
+
+/// A `GET` for a resource nothing is known of costs one origin round trip: the read starts at
+/// once and the answer is planned from that read's own response, without a probe first.
+@Suite(.timeLimit(.minutes(2))) struct ColdStartTests {
+    static let length: Int64 = 1_000_000
+
+    func ranges(_ proxy: ProxyHarness, _ path: String) -> [String] {
+        proxy.origin.requests(for: path).map { "\($0.method) \($0.range ?? "-")" }
+    }
+
+    @Test(arguments: [
+        (nil, 200, 0, length - 1), ("bytes=0-", 206, 0, length - 1), ("bytes=300000-", 206, 300_000, length - 1),
+        ("bytes=100-199", 206, 100, 199), ("bytes=999990-2000000", 206, 999_990, length - 1),
+    ] as [(String?, Int, Int64, Int64)])
+    func aColdGetAsksTheOriginOnceForTheBytesItServes(_ range: String?, _ status: Int, _ first: Int64, _ last: Int64) async throws {
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: Self.length, seed: 41)
+            proxy.origin.serve("/a.mp4", content: content)
+            let answer = try await proxy.request(proxy.proxied("/a.mp4"), headers: range.map { [("Range", $0)] } ?? [])
+            #expect(answer.status == status)
+            #expect(Bytes(answer.body) == Bytes(content.bytes(in: first..<(last + 1))))
+            #expect(answer.headers["content-length"] == "\(last - first + 1)")
+            if status == 206 { #expect(answer.headers["content-range"] == "bytes \(first)-\(last)/\(Self.length)") }
+            #expect(answer.headers["etag"] == content.etag)
+            let requests = ranges(proxy, "/a.mp4")
+            #expect(requests.first?.hasPrefix("GET bytes=\(first)-") == true, "\(requests)")
+            #expect(!requests.contains("GET bytes=0-1") && !requests.contains { $0.hasPrefix("HEAD") }, "\(requests)")
+        }
+    }
+
+    @Test func answersThatNeedTheLengthOrValidatorsFirstStillProbe() async throws {
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: Self.length, seed: 42)
+            proxy.origin.serve("/suffix.mp4", content: content)
+            proxy.origin.serve("/if-range.mp4", content: content)
+            let suffix = try await proxy.request(proxy.proxied("/suffix.mp4"), headers: [("Range", "bytes=-500")])
+            #expect(suffix.status == 206)
+            #expect(Bytes(suffix.body) == Bytes(content.bytes(in: (Self.length - 500)..<Self.length)))
+            #expect(ranges(proxy, "/suffix.mp4").first == "GET bytes=0-1")
+
+            let stale = try await proxy.request(proxy.proxied("/if-range.mp4"), headers: [("Range", "bytes=0-9"), ("If-Range", "\"old\"")])
+            #expect(stale.status == 200)
+            #expect(Bytes(stale.body) == Bytes(content.bytes(in: 0..<Self.length)))
+            #expect(ranges(proxy, "/if-range.mp4").first == "GET bytes=0-1")
+        }
+    }
+
+    @Test func aRangePastTheEndIsRefusedAndAMissingResourcePassesItsStatusOnce() async throws {
+        try await ProxyHarness.run { proxy in
+            proxy.origin.serve("/a.mp4", content: .pattern(length: 10_000, seed: 43))
+            let beyond = try await proxy.request(proxy.proxied("/a.mp4"), headers: [("Range", "bytes=10000-")])
+            #expect(beyond.status == 416)
+            #expect(beyond.headers["content-range"] == "bytes */10000")
+            #expect(try proxy.store.record(for: proxy.store.key(for: proxy.origin.url("/a.mp4")))?.contentInfo.totalLength == 10_000)
+
+            let missing = try await proxy.request(proxy.proxied("/missing.mp4"), headers: [("Range", "bytes=0-")])
+            #expect(missing.status == 404)
+            #expect(ranges(proxy, "/missing.mp4").count == 1, "\(ranges(proxy, "/missing.mp4"))")
+        }
+    }
+
+    @Test func anOriginThatGivesNoLengthGetsTheWholeBodyFromTheStart() async throws {
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: 300_000, seed: 44)
+            proxy.origin.serve("/live.mp4", content: content)
+            proxy.origin.setMisbehavior(.init(ignoresRange: true, chunked: true), for: "/live.mp4")
+            // Without a length no honest Content-Range can be written: the whole body, chunked.
+            let answer = try await proxy.request(proxy.proxied("/live.mp4"), headers: [("Range", "bytes=1000-")])
+            #expect(answer.status == 200)
+            #expect(Bytes(answer.body) == Bytes(content.bytes(in: 0..<300_000)))
+        }
+    }
+}

@@ -139,6 +139,17 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(1))) func aProbesTwoCachedBytesDoNotDelayTheGapAfterThem() async throws {
+        // An hour: a reader that waited it would fail the time limit.
+        try await LoaderHarness.run(configureLoader: { $0.gapDelayAfterCache = .seconds(3600) }) { harness in
+            let content = harness.serve("/a.mp4", length: 300_000)
+            _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
+            let read = try await harness.read("/a.mp4", ByteRequest(offset: 0, length: 200_000))
+            #expect(Bytes(read.bytes) == Bytes(content.bytes(in: 0..<200_000)))
+            #expect(read.sources[.cache] == 2)
+        }
+    }
+
     @Test func readersWaitingOnSlowRoundTripsDoubleTheLead() async throws {
         try await LoaderHarness.run { harness in
             harness.serve("/a.mp4", length: 8 << 20, misbehavior: .init(firstByteDelay: .milliseconds(30)))

@@ -33,11 +33,12 @@ public struct LoaderConfiguration: Sendable {
     /// that comes back for those bytes within this time waits on the fetch rather than starting
     /// another. Default: 1 s.
     public var drainTimeout: Duration = .seconds(1)
-    /// How long a playback reader that reaches a gap straight from cached bytes waits before
-    /// the gap is fetched. Served from the cache, the reader is ahead of its player by what the
-    /// sockets in between hold (hundreds of kilobytes); a player that stops within those bytes,
-    /// as a replay of the same session does, has gone away by then, and its replay costs the
-    /// origin nothing. The player, which still has those bytes to play, does not notice.
+    /// How long a playback reader that reaches a gap straight from at least ``chunkSize`` cached
+    /// bytes waits before the gap is fetched. Served from the cache, the reader is ahead of its
+    /// player by what the sockets in between hold (hundreds of kilobytes); a player that stops
+    /// within those bytes, as a replay of the same session does, has gone away by then, and its
+    /// replay costs the origin nothing. The player, which still has those bytes to play, does
+    /// not notice. After fewer cached bytes (a content probe's two) the gap is fetched at once.
     /// Default: 50 ms.
     public var gapDelayAfterCache: Duration = .milliseconds(50)
     /// How transfers that drop or fail transiently are retried. Default: 5 attempts.

@@ -22,9 +22,9 @@ actor ResourceLoader {
         /// Playback readers waiting for the network pause preloads.
         var purpose: ReadPurpose
         var failure: LoaderError?
-        /// Whether the last chunk came from the cache: a reader that reaches a gap from cached
-        /// bytes first waits ``LoaderConfiguration/gapDelayAfterCache``.
-        var lastChunkWasCached = false
+        /// The bytes delivered from the cache since the last network byte: a reader that reaches
+        /// a gap after at least a chunk of them first waits ``LoaderConfiguration/gapDelayAfterCache``.
+        var cachedRun: Int64 = 0
     }
 
     let key: ResourceKey
@@ -138,18 +138,20 @@ actor ResourceLoader {
                     let chunk = ByteChunk(offset: range.lowerBound, bytes: bytes, source: hit > 0 ? .cache : .network)
                     reader.position = range.upperBound
                     reader.generation = record.generation
-                    reader.lastChunkWasCached = chunk.source == .cache
+                    reader.cachedRun = chunk.source == .cache ? reader.cachedRun + count : 0
                     readers[id] = reader
                     readerAdvanced(reader)
                     return chunk
                 }
             }
-            if reader.lastChunkWasCached {
+            if reader.cachedRun > 0 {
                 // Served from the cache, a player's reader runs ahead of the player by what the
                 // sockets in between hold. A player that stops within those bytes (a replay of
                 // what it played before, a seek) goes away meanwhile, and costs the origin nothing.
-                readers[id]?.lastChunkWasCached = false
-                if reader.purpose == .playback {
+                // After less than a chunk (the two bytes of a content probe) the player has
+                // nothing to play meanwhile, and the gap is fetched at once.
+                readers[id]?.cachedRun = 0
+                if reader.purpose == .playback, reader.cachedRun >= Int64(configuration.chunkSize) {
                     try? await Task.sleep(for: configuration.gapDelayAfterCache)
                     continue
                 }
@@ -184,7 +186,7 @@ actor ResourceLoader {
         let chunk = ByteChunk(offset: reader.position, bytes: bytes, source: .network)
         reader.position += Int64(bytes.count)
         reader.generation = generation
-        reader.lastChunkWasCached = false
+        reader.cachedRun = 0
         readers[id] = reader
         readerAdvanced(reader)
         return chunk

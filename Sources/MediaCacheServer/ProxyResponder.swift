@@ -87,10 +87,9 @@ struct ProxyResponder: Sendable {
     private func record(of origin: URL, for request: Request, context: ProxyRequestContext)
         async throws(LoaderError) -> (ResourceRecord, ColdStart?)
     {
-        let isPlaylistURL = ["m3u8", "m3u"].contains(origin.pathExtension.lowercased())
-        guard request.method == .get, !isPlaylistURL,
-              let coldRequest = ColdStart.request(range: request.headers[.range], ifRange: request.headers[.ifRange]),
-              (try? loader.store.record(for: loader.store.key(for: origin))) ?? nil == nil else {
+        let isKnown = (try? loader.store.record(for: loader.store.key(for: origin))) != nil
+        guard request.method == .get, !isKnown, !PlaylistDetection.hasPlaylistExtension(origin),
+              let coldRequest = ColdStart.request(range: request.headers[.range], ifRange: request.headers[.ifRange]) else {
             return (try await loader.contentRecord(for: origin), nil)
         }
         let (cold, record) = try await ColdStart.start(coldRequest, of: origin, loader: loader,

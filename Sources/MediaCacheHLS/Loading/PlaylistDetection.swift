@@ -11,13 +11,18 @@ public enum PlaylistDetection {
     /// Types that say nothing of the content, whose first bytes decide.
     static let genericTypes: Set<String> = ["text/plain", "application/octet-stream", "binary/octet-stream"]
 
+    /// Whether `url`'s path ends in `.m3u8` or `.m3u`, which names a playlist whatever its type.
+    public static func hasPlaylistExtension(_ url: URL) -> Bool {
+        ["m3u8", "m3u"].contains(url.pathExtension.lowercased())
+    }
+
     /// Whether `url`, which the origin describes as `info`, is a playlist: by its media type, by
     /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type, by an `#EXTM3U` first
     /// line (read through `loader`, so cached like any bytes).
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
         let type = info.mimeType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if let type, mediaTypes.contains(type) { return true }
-        if ["m3u8", "m3u"].contains(url.pathExtension.lowercased()) { return true }
+        if hasPlaylistExtension(url) { return true }
         guard type.map(genericTypes.contains) ?? true, let length = info.totalLength, length >= 7,
               length <= Playlist.maximumSize else { return false }
         var head = Data()

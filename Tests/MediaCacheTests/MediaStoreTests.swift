@@ -22,6 +22,18 @@ import Testing
         try store.close()
     }
 
+    @Test func aKeyLookedUpBeforeItWasStoredIsFoundOnceItIs() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let url = URL(string: "https://cdn.example/new.mp4")!
+        #expect(try store.record(for: store.key(for: url)) == nil)
+        #expect(try store.record(for: store.key(for: url)) == nil, "asked again, now from the absent keys")
+        try store.setContentInfo(ContentInfo(totalLength: 10), for: url)
+        #expect(try store.record(for: store.key(for: url))?.contentInfo.totalLength == 10)
+        try store.close()
+    }
+
     @Test func writtenBytesAreReadableBeforeTheyAreCommitted() throws {
         let fixture = try StoreFixture { $0.commitBatchBytes = 1 << 30 }
         defer { fixture.directory.remove() }

@@ -21,6 +21,10 @@ import Foundation
 public final class MediaStore: Sendable {
     struct Catalog {
         var slots: [ResourceKey: ResourceSlot] = [:]
+        /// Keys the index was asked for and does not hold, so that a new resource's first
+        /// lookups (a proxy's miss makes several) do not each ask the index. Only this store adds
+        /// resources (it owns the directory), so a key stays absent until it does.
+        var absent: Set<ResourceKey> = []
         var leases: [ResourceKey: Int] = [:]
         /// Set by the first ``close()``; the final commit still runs.
         var isClosing = false

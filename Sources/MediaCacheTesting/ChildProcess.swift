@@ -33,10 +33,7 @@ public final class ChildProcess: @unchecked Sendable {
         self.pid = pid
         self.output = output
         Thread.detachNewThread { [exited] in
-            var status: Int32 = 0
-            var result: pid_t
-            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
-            let code = result != pid ? -1 : status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            let code = CommandRun.waitForExit(of: pid)
             exited.withLock {
                 self.exitStatus = code
                 exited.broadcast()

@@ -61,10 +61,18 @@ public struct CommandRun: Sendable {
                                                         NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)])
         }
         let (out, err) = OutputPipe.readBoth(output, errors)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let exit = waitForExit(of: pid)
         return CommandRun(status: exit, output: String(decoding: out, as: UTF8.self), errorOutput: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Waits for child `pid` to exit and reaps it; its status, 128 + the signal for one a signal
+    /// ended, -1 when it cannot be waited for.
+    static func waitForExit(of pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+        guard result == pid else { return -1 }
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// `posix_spawn` with only standard input, output and error inherited: the test process

@@ -126,22 +126,13 @@ actor ResourceLoader {
                 }
                 let run = record.available.contiguousLength(from: reader.position)
                 if run > 0 {
-                    // A chunk never straddles the edge of what was cached when the reader came,
-                    // so that each byte is counted for the right source.
-                    let hit = reader.cachedAtStart.contiguousLength(from: reader.position)
-                    let miss = reader.cachedAtStart.firstRange(after: reader.position).map { $0.lowerBound - reader.position }
-                    let count = min(run, Int64(configuration.chunkSize), (end ?? .max) - reader.position,
-                                    hit > 0 ? hit : miss ?? .max)
+                    let (source, sourceRun) = Self.source(at: reader)
+                    let count = min(run, Int64(configuration.chunkSize), (end ?? .max) - reader.position, sourceRun)
                     let range = ByteRange(offset: reader.position, length: count)
                     let bytes: Data
                     do { bytes = try store.read(range, from: key, generation: record.generation) } catch { throw .store(error) }
-                    let chunk = ByteChunk(offset: range.lowerBound, bytes: bytes, source: hit > 0 ? .cache : .network)
-                    reader.position = range.upperBound
-                    reader.generation = record.generation
-                    reader.cachedRun = chunk.source == .cache ? reader.cachedRun + count : 0
-                    readers[id] = reader
-                    readerAdvanced(reader)
-                    return chunk
+                    return deliver(ByteChunk(offset: range.lowerBound, bytes: bytes, source: source),
+                                   of: record.generation, to: id, &reader)
                 }
             }
             if reader.cachedRun > 0 {
@@ -176,17 +167,31 @@ actor ResourceLoader {
 
     /// The reader's next chunk from the bytes fetches just wrote, when they hold its position.
     private func recentChunk(_ id: ReaderID, reader: inout Reader) -> ByteChunk? {
-        guard !reader.cachedAtStart.contains(reader.position) else { return nil }
-        // Like a chunk from the store, it stops where bytes cached when the reader came begin.
-        let cachedAhead = reader.cachedAtStart.firstRange(after: reader.position).map { $0.lowerBound - reader.position }
-        let limit = min(Int64(configuration.chunkSize), (reader.end ?? .max) - reader.position, cachedAhead ?? .max)
+        let (source, sourceRun) = Self.source(at: reader)
+        guard source == .network else { return nil }
+        let limit = min(Int64(configuration.chunkSize), (reader.end ?? .max) - reader.position, sourceRun)
         guard let (bytes, generation) = recent.bytes(at: reader.position, generation: reader.generation, limit: limit) else {
             return nil
         }
-        let chunk = ByteChunk(offset: reader.position, bytes: bytes, source: .network)
-        reader.position += Int64(bytes.count)
+        return deliver(ByteChunk(offset: reader.position, bytes: bytes, source: .network), of: generation, to: id, &reader)
+    }
+
+    /// Where the reader's next byte counts as coming from, and how many bytes from its position
+    /// on count the same: a chunk never straddles the edge of what was cached when the reader
+    /// came, so that each byte is counted for the right source.
+    private static func source(at reader: Reader) -> (ByteChunk.Source, run: Int64) {
+        let hit = reader.cachedAtStart.contiguousLength(from: reader.position)
+        if hit > 0 { return (.cache, hit) }
+        let miss = reader.cachedAtStart.firstRange(after: reader.position).map { $0.lowerBound - reader.position }
+        return (.network, miss ?? .max)
+    }
+
+    /// Moves `reader` past `chunk` of `generation`, and lets fetches waiting for it see it move.
+    private func deliver(_ chunk: ByteChunk, of generation: Generation, to id: ReaderID, _ reader: inout Reader) -> ByteChunk {
+        let count = Int64(chunk.bytes.count)
+        reader.position = chunk.offset + count
         reader.generation = generation
-        reader.cachedRun = 0
+        reader.cachedRun = chunk.source == .cache ? reader.cachedRun + count : 0
         readers[id] = reader
         readerAdvanced(reader)
         return chunk

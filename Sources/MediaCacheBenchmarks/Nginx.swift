@@ -85,6 +85,9 @@ struct Nginx {
         return nginx
     }
 
+    /// nginx's one process (no master process, one worker).
+    var pid: pid_t { process.processIdentifier }
+
     func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }

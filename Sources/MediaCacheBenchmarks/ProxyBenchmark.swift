@@ -1,50 +1,38 @@
 import Foundation
 import MediaCacheTesting
 
-/// `mediacache serve` against nginx on loopback: cache-hit throughput under wrk, time to the
-/// first byte on a miss against asking the origin directly and against nginx `proxy_cache`,
-/// and the server's peak memory while streaming a large file cold and warm.
+/// `mediacache serve` against nginx on loopback: cache hits under wrk (``ProxyHitBenchmark``),
+/// time to the first byte on a miss against asking the origin directly and against nginx
+/// `proxy_cache`, cold throughput against nginx `proxy_cache`, and the server's peak memory
+/// while streaming a large file cold and warm.
 struct ProxyBenchmark {
     func run() throws {
         let directory = try TemporaryDirectory(prefix: "mediacache-bench")
         defer { directory.remove() }
         let www = directory.appending("www")
         try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
-        try Self.writeFile(at: www + "/clip.mp4", length: 8 << 20)
-        try Self.writeFile(at: www + "/first.mp4", length: 1 << 20)
+        for (path, length) in [("/clip.mp4", Int64(8) << 20), ("/large.mp4", 256 << 20), ("/first.mp4", 1 << 20)] {
+            try Self.writeFile(at: www + path, length: length)
+        }
         let nginx = try Nginx.start(root: www, workDirectory: directory.path)
         defer { nginx.stop() }
+        let nginxCache = directory.appending("nginx-cache")
+        try FileManager.default.createDirectory(atPath: nginxCache, withIntermediateDirectories: true)
+        let cache = try Nginx.startProxyCache(originPort: nginx.port, workDirectory: nginxCache)
+        defer { cache.stop() }
 
         let proxy = try Self.startProxy(cacheDirectory: directory.appending("cache"))
         defer { proxy.stop() }
-        try hitThroughput(nginx: nginx, proxy: proxy)
-        try missTimeToFirstByte(nginx: nginx, proxy: proxy, workDirectory: directory.appending("nginx-cache"))
+        try ProxyHitBenchmark(nginx: nginx, proxy: proxy).run()
+        try missTimeToFirstByte(nginx: nginx, proxy: proxy, cache: cache)
+        try coldThroughput(nginx: nginx, proxy: proxy, cache: cache)
         proxy.stop()
         try streamingMemory(nginx: nginx, directory: directory)
     }
 
-    private func hitThroughput(nginx: Nginx, proxy: ServeProcess) throws {
-        let cached = proxyURL(proxy, nginx, "/clip.mp4")
-        _ = try Tool.run("curl", ["-sf", "-o", "/dev/null", cached])
-        var proxied: [Double] = []
-        var direct: [Double] = []
-        for _ in 0..<3 {
-            direct.append(try wrkTransferRate(nginx.url("/clip.mp4").absoluteString))
-            proxied.append(try wrkTransferRate(cached))
-        }
-        let (ours, reference) = (proxied.sorted()[1], direct.sorted()[1])
-        Measure.header("Cache hits over loopback (8 MiB file, `wrk -t2 -c8 -d6s`, median of 3)", ours: "mediacache serve",
-                       reference: "nginx (sendfile)", ratioMeaning: "proxy / nginx, higher is better")
-        Measure.row("transfer rate, every byte from the cache", ours: String(format: "%.0f MiB/s", ours),
-                    reference: String(format: "%.0f MiB/s", reference), ratio: ours / reference)
-    }
-
     /// Each request through a cache is a miss: the query makes a new cache key, which the
     /// origin ignores. nginx `proxy_cache` in front of the same origin is the other cache.
-    private func missTimeToFirstByte(nginx: Nginx, proxy: ServeProcess, workDirectory: String) throws {
-        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        let cache = try Nginx.startProxyCache(originPort: nginx.port, workDirectory: workDirectory)
-        defer { cache.stop() }
+    private func missTimeToFirstByte(nginx: Nginx, proxy: ServeProcess, cache: Nginx) throws {
         var proxied: [Double] = []
         var direct: [Double] = []
         var nginxCached: [Double] = []
@@ -63,14 +51,38 @@ struct ProxyBenchmark {
                     reference: milliseconds(other), ratio: ours / other)
     }
 
+    /// A whole file fetched through each cache while nothing of it is cached (a new query per
+    /// fetch makes a new key; the origin ignores it), alternating, median of 3.
+    private func coldThroughput(nginx: Nginx, proxy: ServeProcess, cache: Nginx) throws {
+        Measure.header("Cold fetch of a whole file through a cache (curl, median of 3)", ours: "mediacache serve",
+                       reference: "nginx `proxy_cache`", ratioMeaning: "proxy / nginx, higher is better")
+        for (path, name) in ProxyHitBenchmark.files {
+            var ours: [Double] = []
+            var reference: [Double] = []
+            for index in 0..<3 {
+                reference.append(try downloadRate(cache.url("\(path)?cold=\(index)").absoluteString))
+                ours.append(try downloadRate(proxyURL(proxy, nginx, "\(path)?cold=\(index)")))
+            }
+            let (proxied, direct) = (ours.sorted()[1], reference.sorted()[1])
+            Measure.row("\(name): transfer rate", ours: String(format: "%.0f MiB/s", proxied),
+                        reference: String(format: "%.0f MiB/s", direct), ratio: proxied / direct)
+        }
+    }
+
+    /// Fetches `url` whole with curl; MiB per second.
+    private func downloadRate(_ url: String) throws -> Double {
+        let run = try Tool.run("curl", ["-sf", "-o", "/dev/null", "-w", "%{speed_download}", url])
+        guard let bytesPerSecond = Double(run.output) else { throw BenchmarkError("curl \(url): \(run.errorOutput)") }
+        return bytesPerSecond / 1_048_576
+    }
+
     /// A fresh server per pass, so each peak is its own; 256 MiB as the small reference.
     private func streamingMemory(nginx: Nginx, directory: TemporaryDirectory) throws {
         let big = Int64(2) << 30
         try Self.writeFile(at: nginx.root + "/big.mp4", length: big)
-        try Self.writeFile(at: nginx.root + "/small.mp4", length: 256 << 20)
         var peaks: [String: Int64] = [:]
         var idle: Int64 = 0
-        for (name, file) in [("small", "/small.mp4"), ("big", "/big.mp4")] {
+        for (name, file) in [("small", "/large.mp4"), ("big", "/big.mp4")] {
             let cache = directory.appending("cache-\(name)")
             for pass in ["cold", "warm"] {
                 let proxy = try Self.startProxy(cacheDirectory: cache)
@@ -105,15 +117,6 @@ struct ProxyBenchmark {
 
     private func proxyURL(_ proxy: ServeProcess, _ nginx: Nginx, _ path: String) -> String {
         "\(proxy.root)http/127.0.0.1:\(nginx.port)\(path)"
-    }
-
-    private func wrkTransferRate(_ url: String) throws -> Double {
-        let run = try Tool.run("wrk", ["-t2", "-c8", "-d6s", url])
-        guard let match = run.output.firstMatch(of: /Transfer\/sec:\s+([\d.]+)([KMG]B)/), let value = Double(match.1) else {
-            throw BenchmarkError("no transfer rate in wrk's output: \(run.output)")
-        }
-        let scale: Double = match.2 == "GB" ? 1024 : match.2 == "MB" ? 1 : 1.0 / 1024
-        return value * scale
     }
 
     private func timeToFirstByte(_ url: String) throws -> Double {

@@ -32,7 +32,7 @@ struct PlaylistResponder: Sendable {
         } catch {
             return ProxyResponder.failure(error)
         }
-        context.tally.add(content.chunk)
+        context.tally.add(.bytes(content.chunk))
         let playlist: Playlist
         do {
             playlist = try Playlist(parsing: content.body)

@@ -18,6 +18,8 @@ public struct ProxyAccess: Sendable {
         public var maxHeaderListSize = 32 << 10
         /// The most header fields. Default: 100.
         public var maxHeaderFieldCount = 100
+        /// The largest request body (the API takes JSON). Default: 1 MiB; beyond it, 413.
+        public var maxRequestBody = 1 << 20
 
         /// Creates the default limits.
         public init() {}

@@ -33,11 +33,11 @@ final class ResponseTally: Sendable {
 
     var snapshot: Counts { counts.withLock { $0 } }
 
-    func add(_ chunk: ByteChunk) {
+    func add(_ part: ReadPart) {
         counts.withLock { counts in
-            switch chunk.source {
-            case .cache: counts.fromCache += Int64(chunk.bytes.count)
-            case .network: counts.fromOrigin += Int64(chunk.bytes.count)
+            switch part.source {
+            case .cache: counts.fromCache += part.count
+            case .network: counts.fromOrigin += part.count
             }
         }
     }

@@ -64,14 +64,22 @@ struct ProxyResponder: Sendable {
             var chunks = read
             connectionClosed.whenComplete { _ in read.cancel() }
             // A failure mid-body ends the connection: the client sees a short response, never
-            // wrong bytes.
+            // wrong bytes. Cached bytes leave as spans of the data file where the connection
+            // sends files.
             do {
-                var next = first
-                if next == nil { next = try await chunks.next() }
-                while let chunk = next {
-                    tally.add(chunk)
-                    try await writer.write(ByteBuffer(bytes: chunk.bytes))
-                    next = try await chunks.next()
+                var spanLimit = Self.firstFileSpan
+                var next = first.map(ReadPart.bytes)
+                if next == nil { next = try await chunks.nextPart(fileSpansUpTo: spanLimit) }
+                while let part = next {
+                    tally.add(part)
+                    switch part {
+                    case .bytes(let chunk):
+                        try await writer.write(ByteBuffer(bytes: chunk.bytes))
+                    case .file(let chunk):
+                        try await FileSpans.write(chunk, to: &writer)
+                        spanLimit = min(2 * spanLimit, Self.largestFileSpan)
+                    }
+                    next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
                 }
             } catch let error as LoaderError {
                 tally.fail("\(error)")
@@ -80,6 +88,14 @@ struct ProxyResponder: Sendable {
             try await writer.finish(nil)
         })
     }
+
+    /// The most cached bytes the first file span of a response sends; each further span may
+    /// send twice as many as the one before, up to ``largestFileSpan``. Spans are queued on the
+    /// connection as soon as they are read, so the reader runs up to two spans ahead of what
+    /// the client took: a player that stops early (a seek, a replay of a short read) never
+    /// has its reader far ahead, while a long hit costs a few spans, not one per 256 KiB.
+    static let firstFileSpan: Int64 = 256 << 10
+    static let largestFileSpan: Int64 = 4 << 20
 
     /// The resource's record: the stored one; for a `GET` of a resource nothing is known of,
     /// the one its read's answer brings (see ``ColdStart``), with that read; otherwise the

@@ -5,6 +5,8 @@ import Logging
 import MediaCache
 import MediaCacheHLS
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 import ServiceLifecycle
 
 /// The local caching proxy: any player plays `http://HOST:PORT/<scheme>/<host>/<path>` through
@@ -95,8 +97,9 @@ public struct ProxyServer: Sendable {
         if ownsDownloads { await downloads.shutdown() }
     }
 
+    /// The HTTP server: Hummingbird's router behind the proxy's own connections (see ``ProxyChannel``).
     private func application(downloads: DownloadManager, access: ExtendedLogFile?, errors: ExtendedLogFile?,
-                             onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
+                             onListening: @escaping @Sendable (Int) async -> Void) -> any Service {
         let router = Router(context: ProxyRequestContext.self)
         ProxyAPI(loader: loader, preloader: preloader, downloads: downloads, configuration: configuration).register(on: router)
         let proxy = ProxyResponder(loader: loader, allowedHosts: configuration.allowedHosts, token: configuration.token,
@@ -106,17 +109,18 @@ public struct ProxyServer: Sendable {
         let limits = configuration.limits
         // The decoder's bounds are looser than ours, so that a request between the two gets a
         // precise 431 from ``ProxyAccess``; beyond the decoder's, the connection is refused.
-        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
-            maxHeaderFieldSize: 4 * limits.maxHeaderListSize, maxHeaderListSize: 4 * limits.maxHeaderListSize,
-            maxHeaderFieldCount: 4 * limits.maxHeaderFieldCount)
+        var decoder = NIOHTTPDecoderLimitConfiguration()
+        decoder.maxHeaderFieldSize = 4 * limits.maxHeaderListSize
+        decoder.maxHeaderListSize = 4 * limits.maxHeaderListSize
+        decoder.maxHeaderFieldCount = 4 * limits.maxHeaderFieldCount
         let checked = AccessResponder(access: ProxyAccess(token: configuration.token, limits: limits),
                                       inner: MethodResponder(hasMetrics: configuration.metrics != nil, inner: router.buildResponder()))
-        return Application(
-            responder: LoggingResponder(access: access, errors: errors, inner: checked),
-            server: .http1(configuration: .init(httpDecoderConfiguration: decoder)),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "mediacache"),
+        let connections = ProxyChannel(responder: LoggingResponder(access: access, errors: errors, inner: checked),
+                                       decoderLimits: decoder, serverName: "mediacache", maxRequestBody: limits.maxRequestBody)
+        return connections.server(
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-            logger: Logger(label: "mediacache.server"))
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: Logger(label: "mediacache.server"))
     }
 }
 

@@ -3,7 +3,8 @@ import MediaCache
 
 /// The local file system with failures switched on and off by a test: a full disk, a failing
 /// flush, an unreadable file. Failures apply to paths containing a given text. It also counts
-/// the bytes read from each file.
+/// the bytes read from each file, and hands out descriptors to send files only when asked to,
+/// so that by default every cached byte a reader gets is read (and counted).
 ///
 /// ```swift
 /// let files = FaultyFileSystem()
@@ -27,8 +28,14 @@ public final class FaultyFileSystem: FileSystem {
     private let faults = Locked<[Fault]>([])
     private let reads = Locked<[String: Int64]>([:])
 
-    /// Creates a file system with no faults.
-    public init() {}
+    /// Whether its files hand out descriptors for `sendfile` (see
+    /// ``RandomAccessFile/duplicateDescriptor()``); bytes sent from them are not counted.
+    public let sendsFiles: Bool
+
+    /// Creates a file system with no faults, whose files have descriptors to send when `sendsFiles`.
+    public init(sendsFiles: Bool = false) {
+        self.sendsFiles = sendsFiles
+    }
 
     /// Makes `operation` fail with `code` on every path containing `pathContaining`.
     public func inject(_ operation: Operation, code: Int32, pathContaining fragment: String = "") {
@@ -104,4 +111,8 @@ private final class FaultyFile: RandomAccessFile {
 
     func size() throws(IOError) -> Int64 { try base.size() }
     func close() { base.close() }
+
+    func duplicateDescriptor() throws(IOError) -> Int32? {
+        owner.sendsFiles ? try base.duplicateDescriptor() : nil
+    }
 }

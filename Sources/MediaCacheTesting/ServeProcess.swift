@@ -36,6 +36,9 @@ public struct ServeProcess: Sendable {
         return ServeProcess(process: process, root: root, banner: banner)
     }
 
+    /// The server's process id.
+    public var pid: pid_t { process.pid }
+
     /// The server's peak resident memory so far (`VmHWM`) and its memory now (`VmRSS`), in bytes.
     public func memory() throws -> (peak: Int64, now: Int64) {
         let status = try String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)

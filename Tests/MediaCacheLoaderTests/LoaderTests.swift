@@ -139,6 +139,37 @@ import Testing
         }
     }
 
+    @Test func aReaderThatSendsFilesGetsCachedBytesAsFileSpansAndTheRestInMemory() async throws {
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/a.mp4", length: 1 << 20)
+            let url = harness.origin.url("/a.mp4")
+            _ = try await harness.read("/a.mp4", ByteRequest(offset: 100_000, length: 600_000))
+
+            var read = harness.loader.read(url, ByteRequest(offset: 0)).makeAsyncIterator()
+            var bytes = Data()
+            var parts: [(offset: Int64, count: Int64, isFile: Bool, source: ByteChunk.Source)] = []
+            while let part = try await read.nextPart(fileSpansUpTo: 256 << 10) {
+                switch part {
+                case .bytes(let chunk):
+                    bytes += chunk.bytes
+                case .file(let chunk):
+                    var span = Data(count: Int(chunk.span.length))
+                    let count = try span.withUnsafeMutableBytes { try chunk.span.read(from: 0, into: $0) }
+                    #expect(count == span.count)
+                    bytes += span
+                }
+                parts.append((part.offset, part.count, { if case .file = part { true } else { false } }(), part.source))
+            }
+            #expect(Bytes(bytes) == Bytes(content.bytes(in: 0..<(1 << 20))))
+            let files = parts.filter(\.isFile)
+            // The cached middle, in spans of at most 256 KiB; everything else from the network.
+            #expect(files.map(\.offset) == [100_000, 362_144, 624_288])
+            #expect(files.map(\.count) == [262_144, 262_144, 75_712])
+            #expect(files.allSatisfy { $0.source == .cache })
+            #expect(parts.filter { !$0.isFile }.allSatisfy { $0.source == .network && $0.count <= 64 << 10 })
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func aProbesTwoCachedBytesDoNotDelayTheGapAfterThem() async throws {
         // An hour: a reader that waited it would fail the time limit.
         try await LoaderHarness.run(configureLoader: { $0.gapDelayAfterCache = .seconds(3600) }) { harness in

@@ -23,11 +23,13 @@ struct ProxyHarness {
     /// down.
     static func run(configure: (inout ProxyServer.Configuration) -> Void = { _ in },
                     loading configureLoading: (inout LoaderConfiguration) -> Void = { _ in },
+                    storing configureStore: (inout StoreConfiguration) -> Void = { _ in },
                     _ body: (ProxyHarness) async throws -> Void) async throws {
         let origin = try await TestOrigin.start()
         let directory = try TemporaryDirectory()
         var storage = StoreConfiguration()
         storage.eviction = .unlimited
+        configureStore(&storage)
         let store = try MediaStore.open(at: directory.path, configuration: storage)
         let upstream = HTTPOrigin()
         var loading = LoaderConfiguration()

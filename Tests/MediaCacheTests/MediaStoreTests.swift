@@ -70,7 +70,8 @@ import Testing
         let second = try store.setContentInfo(ContentInfo(totalLength: 100, etag: "\"v2\""), for: url)
         #expect(second == first.next)
         #expect(try store.availableRanges(for: key).isEmpty)
-        #expect(try fixture.configuration.fileSystem.sizeOfFile(at: fixture.directory.path + "/data/1.data") == 0)
+        #expect(try fixture.configuration.fileSystem.sizeOfFile(at: fixture.directory.path + "/data/1.data") == nil,
+                "the old generation's file is removed")
         #expect {
             try store.write(Data(count: 10), at: 0, to: key, generation: first)
         } throws: { error in

@@ -47,6 +47,13 @@ public protocol RandomAccessFile: Sendable {
     func size() throws(IOError) -> Int64
     /// Releases the file; no other call may follow.
     func close()
+    /// A new descriptor of this file for its caller to close, for sending its bytes with
+    /// `sendfile`; `nil` when the file has none that may be sent as it is (the default).
+    func duplicateDescriptor() throws(IOError) -> Int32?
+}
+
+extension RandomAccessFile {
+    public func duplicateDescriptor() throws(IOError) -> Int32? { nil }
 }
 
 /// A failed file operation, with the operating system's error number.

@@ -151,6 +151,12 @@ private final class DescriptorFile: RandomAccessFile {
         return Int64(info.st_size)
     }
 
+    func duplicateDescriptor() throws(IOError) -> Int32? {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw IOError(operation: "dup", path: path, code: errno) }
+        return copy
+    }
+
     func close() {
         _ = closeFileDescriptor(descriptor)
     }

@@ -20,7 +20,22 @@ public struct ByteStream: AsyncSequence, Sendable {
         let session: ReaderSession
 
         public mutating func next() async throws -> ByteChunk? {
-            try await session.next()
+            switch try await session.next(fileSpanLimit: nil) {
+            case .bytes(let chunk): chunk
+            case .file: preconditionFailure("a read without file spans was handed one")
+            case nil: nil
+            }
+        }
+
+        /// The next part of the read, `nil` at its end, for a caller that sends files itself:
+        /// cached bytes come as spans of the store's data file of at most `limit` bytes (when
+        /// the store's file system has descriptors to send), other bytes as in ``next()``.
+        ///
+        /// A span is handed over once its bytes are ready, not once they are sent; a caller that
+        /// queues several has the reader that far ahead of its client.
+        public mutating func nextPart(fileSpansUpTo limit: Int64) async throws -> ReadPart? {
+            precondition(limit > 0, "a file span must be allowed at least one byte")
+            return try await session.next(fileSpanLimit: limit)
         }
 
         /// Ends the read from any task: a `next()` waiting for bytes, and every later one,
@@ -54,18 +69,18 @@ final class ReaderSession: Sendable {
         self.purpose = purpose
     }
 
-    func next() async throws(LoaderError) -> ByteChunk? {
+    func next(fileSpanLimit: Int64?) async throws(LoaderError) -> ReadPart? {
         guard let (resource, id) = await register() else {
             if state.withLock(\.isCancelled) { throw .cancelled }
             return nil
         }
         do {
-            guard let chunk = try await resource.next(id) else {
+            guard let part = try await resource.next(id, fileSpanLimit: fileSpanLimit) else {
                 finish()
                 return nil
             }
-            loader.recorder.delivered(chunk, of: resource.key, for: purpose)
-            return chunk
+            loader.recorder.delivered(part, of: resource.key, for: purpose)
+            return part
         } catch {
             finish()
             throw error

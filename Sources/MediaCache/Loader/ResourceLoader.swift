@@ -6,7 +6,9 @@ import Foundation
 /// Bytes flow one way: a fetch writes them into the store, then wakes the readers, which
 /// read them in chunks of at most ``LoaderConfiguration/chunkSize``: from the last few chunks
 /// written, which the loader keeps in memory (``RecentWrites``), or back from the store. No
-/// reader holds more than one chunk, however fast the origin or slow the reader.
+/// reader holds more than one chunk, however fast the origin or slow the reader. A reader
+/// that sends files itself gets cached bytes as spans of the data file instead (``ReadPart``),
+/// which hold no bytes in memory at all.
 actor ResourceLoader {
     typealias ReaderID = FetchPlan.ReaderID
     typealias FetchID = FetchPlan.FetchID
@@ -104,13 +106,15 @@ actor ResourceLoader {
         release(plan.removeReader(id))
     }
 
-    /// The reader's next chunk, `nil` at the end of its request.
-    func next(_ id: ReaderID) async throws(LoaderError) -> ByteChunk? {
+    /// The reader's next part, `nil` at the end of its request: cached bytes as a span of the
+    /// data file of at most `fileSpanLimit` bytes when one is given and the store has files
+    /// to send, otherwise chunks of at most ``LoaderConfiguration/chunkSize`` in memory.
+    func next(_ id: ReaderID, fileSpanLimit: Int64? = nil) async throws(LoaderError) -> ReadPart? {
         while true {
             guard var reader = readers[id] else { throw .cancelled }
             if let failure = reader.failure { throw failure }
             if let end = reader.end, reader.position >= end { return nil }
-            if let chunk = recentChunk(id, reader: &reader) { return chunk }
+            if let chunk = recentChunk(id, reader: &reader) { return .bytes(chunk) }
             let record = try storedRecord()
             if let record {
                 if let generation = reader.generation, generation != record.generation {
@@ -127,12 +131,9 @@ actor ResourceLoader {
                 let run = record.available.contiguousLength(from: reader.position)
                 if run > 0 {
                     let (source, sourceRun) = Self.source(at: reader)
-                    let count = min(run, Int64(configuration.chunkSize), (end ?? .max) - reader.position, sourceRun)
-                    let range = ByteRange(offset: reader.position, length: count)
-                    let bytes: Data
-                    do { bytes = try store.read(range, from: key, generation: record.generation) } catch { throw .store(error) }
-                    return deliver(ByteChunk(offset: range.lowerBound, bytes: bytes, source: source),
-                                   of: record.generation, to: id, &reader)
+                    let count = min(run, (end ?? .max) - reader.position, sourceRun)
+                    return try cachedPart(of: count, source: source, generation: record.generation, fileSpanLimit: fileSpanLimit,
+                                          to: id, &reader)
                 }
             }
             if reader.cachedRun > 0 {
@@ -165,6 +166,30 @@ actor ResourceLoader {
         }
     }
 
+    /// The reader's next part from the `available` cached bytes at its position: a span of
+    /// the data file when the caller takes one and the store has it, otherwise a chunk read
+    /// from the store.
+    private func cachedPart(
+        of available: Int64, source: ByteChunk.Source, generation: Generation, fileSpanLimit: Int64?,
+        to id: ReaderID, _ reader: inout Reader
+    ) throws(LoaderError) -> ReadPart {
+        do {
+            if let fileSpanLimit {
+                let range = ByteRange(offset: reader.position, length: min(available, fileSpanLimit))
+                if let span = try store.fileSpan(range, of: key, generation: generation) {
+                    deliver(offset: range.lowerBound, count: range.length, source: source, of: generation, to: id, &reader)
+                    return .file(FileChunk(span: span, source: source))
+                }
+            }
+            let range = ByteRange(offset: reader.position, length: min(available, Int64(configuration.chunkSize)))
+            let bytes = try store.read(range, from: key, generation: generation)
+            deliver(offset: range.lowerBound, count: range.length, source: source, of: generation, to: id, &reader)
+            return .bytes(ByteChunk(offset: range.lowerBound, bytes: bytes, source: source))
+        } catch {
+            throw .store(error)
+        }
+    }
+
     /// The reader's next chunk from the bytes fetches just wrote, when they hold its position.
     private func recentChunk(_ id: ReaderID, reader: inout Reader) -> ByteChunk? {
         let (source, sourceRun) = Self.source(at: reader)
@@ -173,7 +198,9 @@ actor ResourceLoader {
         guard let (bytes, generation) = recent.bytes(at: reader.position, generation: reader.generation, limit: limit) else {
             return nil
         }
-        return deliver(ByteChunk(offset: reader.position, bytes: bytes, source: .network), of: generation, to: id, &reader)
+        let chunk = ByteChunk(offset: reader.position, bytes: bytes, source: .network)
+        deliver(offset: chunk.offset, count: Int64(bytes.count), source: .network, of: generation, to: id, &reader)
+        return chunk
     }
 
     /// Where the reader's next byte counts as coming from, and how many bytes from its position
@@ -186,15 +213,15 @@ actor ResourceLoader {
         return (.network, miss ?? .max)
     }
 
-    /// Moves `reader` past `chunk` of `generation`, and lets fetches waiting for it see it move.
-    private func deliver(_ chunk: ByteChunk, of generation: Generation, to id: ReaderID, _ reader: inout Reader) -> ByteChunk {
-        let count = Int64(chunk.bytes.count)
-        reader.position = chunk.offset + count
+    /// Moves `reader` past the `count` bytes from `offset` of `generation` it is handed, and
+    /// lets fetches waiting for it see it move.
+    private func deliver(offset: Int64, count: Int64, source: ByteChunk.Source, of generation: Generation,
+                         to id: ReaderID, _ reader: inout Reader) {
+        reader.position = offset + count
         reader.generation = generation
-        reader.cachedRun = chunk.source == .cache ? reader.cachedRun + count : 0
+        reader.cachedRun = source == .cache ? reader.cachedRun + count : 0
         readers[id] = reader
         readerAdvanced(reader)
-        return chunk
     }
 
     /// The stored record, `nil` while nothing is known of the resource.

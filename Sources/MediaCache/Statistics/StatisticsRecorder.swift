@@ -58,9 +58,14 @@ final class StatisticsRecorder: Sendable {
 
     /// Counts a chunk delivered to a reader of `key`.
     func delivered(_ chunk: ByteChunk, of key: ResourceKey, for purpose: ReadPurpose) {
-        let count = Int64(chunk.bytes.count)
-        let range = ByteRange(offset: chunk.offset, length: count)
-        switch (purpose, chunk.source) {
+        delivered(.bytes(chunk), of: key, for: purpose)
+    }
+
+    /// Counts a part delivered to a reader of `key`.
+    func delivered(_ part: ReadPart, of key: ResourceKey, for purpose: ReadPurpose) {
+        let count = part.count
+        let range = ByteRange(offset: part.offset, length: count)
+        switch (purpose, part.source) {
         case (.playback, let source):
             // Network bytes too may have been preloaded: by a preload of the same resource
             // that fetched them during the read.

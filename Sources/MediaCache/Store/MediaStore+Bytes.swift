@@ -46,14 +46,7 @@ extension MediaStore {
     public func read(_ range: ByteRange, from key: ResourceKey, generation: Generation? = nil) throws(MediaStoreError) -> Data {
         let slot = try slot(for: key)
         let data = try slot.io.withSharedLock { () throws(MediaStoreError) -> Data in
-            try slot.state.withLock { state throws(MediaStoreError) in
-                guard !state.isRemoved else { throw .unknownResource(key) }
-                if let generation, generation != state.generation {
-                    throw .staleGeneration(key: key, written: generation, current: state.generation)
-                }
-                let missing = state.available.gaps(in: range)
-                guard missing.isEmpty else { throw .notCached(key: key, missing: missing) }
-            }
+            try checkAvailable(range, of: slot, generation: generation)
             return try slot.withFile(on: fileSystem) { file throws(IOError) in
                 try file.read(count: Int(range.length), at: range.lowerBound)
             }
@@ -65,6 +58,38 @@ extension MediaStore {
         }
         noteAccess(to: slot)
         return data
+    }
+
+    /// The cached bytes of `range` of `key` where they lie in its data file, for a server to
+    /// send without reading them (see ``StoredFileSpan``); `nil` when the file system has no
+    /// descriptor to send, or the file is shorter than the index claims (``read(_:from:generation:)``
+    /// then finds and reports the loss). Same rules and errors as ``read(_:from:generation:)``.
+    public func fileSpan(_ range: ByteRange, of key: ResourceKey, generation: Generation? = nil)
+        throws(MediaStoreError) -> StoredFileSpan?
+    {
+        let slot = try slot(for: key)
+        let span = try slot.io.withSharedLock { () throws(MediaStoreError) -> StoredFileSpan? in
+            try checkAvailable(range, of: slot, generation: generation)
+            return try slot.withFile(on: fileSystem) { file throws(IOError) -> StoredFileSpan? in
+                guard let descriptor = try file.duplicateDescriptor() else { return nil }
+                let span = StoredFileSpan(descriptor: descriptor, offset: range.lowerBound, length: range.length)
+                return try file.size() >= range.upperBound ? span : nil
+            }
+        }
+        if span != nil { noteAccess(to: slot) }
+        return span
+    }
+
+    /// Throws unless `slot` holds all of `range`, of `generation` when one is given.
+    private func checkAvailable(_ range: ByteRange, of slot: ResourceSlot, generation: Generation?) throws(MediaStoreError) {
+        try slot.state.withLock { state throws(MediaStoreError) in
+            guard !state.isRemoved else { throw .unknownResource(slot.key) }
+            if let generation, generation != state.generation {
+                throw .staleGeneration(key: slot.key, written: generation, current: state.generation)
+            }
+            let missing = state.available.gaps(in: range)
+            guard missing.isEmpty else { throw .notCached(key: slot.key, missing: missing) }
+        }
     }
 
     private func noteAccess(to slot: ResourceSlot) {

@@ -14,8 +14,9 @@ extension MediaStore {
     /// Moves `slot` to a new generation described by `info`, which the origin confirmed at
     /// `validatedAt` (`nil`: not confirmed, so due for revalidation).
     ///
-    /// The index forgets the spans first, then the file is cut: a crash in between leaves
-    /// bytes the index does not claim, never the reverse.
+    /// The index forgets the spans first, then the file is removed: a crash in between leaves
+    /// bytes the index does not claim, never the reverse. The next write makes a new file, so
+    /// a ``StoredFileSpan`` still being sent keeps reading the old generation's bytes.
     func startNewGeneration(
         of slot: ResourceSlot, info: ContentInfo, validatedAt: Date?
     ) throws(MediaStoreError) -> Generation {
@@ -34,10 +35,11 @@ extension MediaStore {
                 state.pending = ByteRangeSet()
                 state.available = ByteRangeSet()
             }
+            slot.closeFile()
             do {
-                try slot.withFile(on: fileSystem) { file throws(IOError) in try file.truncate(to: 0) }
+                try fileSystem.removeFile(at: slot.path)
             } catch {
-                configuration.logger.warning("could not cut data file of a changed resource",
+                configuration.logger.warning("could not remove data file of a changed resource",
                                              metadata: ["key": "\(slot.key)", "error": "\(error)"])
             }
             configuration.logger.info("content changed", metadata: ["key": "\(slot.key)", "generation": "\(next)"])

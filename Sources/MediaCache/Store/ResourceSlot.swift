@@ -69,13 +69,18 @@ final class ResourceSlot: Sendable {
         }
     }
 
-    /// Marks the slot removed and closes its file; the caller holds ``io`` exclusively.
-    func retire() {
+    /// Closes the data file, which the next use opens again; the caller holds ``io`` exclusively.
+    func closeFile() {
         state.withLock { state in
-            state.isRemoved = true
             state.file?.close()
             state.file = nil
         }
+    }
+
+    /// Marks the slot removed and closes its file; the caller holds ``io`` exclusively.
+    func retire() {
+        state.withLock { $0.isRemoved = true }
+        closeFile()
     }
 }
 

@@ -30,10 +30,18 @@ public enum ExtendedLogFormat {
         return "\"" + cleaned.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// `duration` in seconds with three decimals, such as `0.042`.
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
+        let fraction = milliseconds % 1000
+        return "\(milliseconds / 1000)." + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
+    }
+
     static func dateAndTime(_ date: Date) -> (String, String) {
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
-        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-        let time = String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        let parts = UTCTime(date)
+        let day = "\(parts.year)-\(UTCTime.twoDigits(parts.month))-\(UTCTime.twoDigits(parts.day))"
+        let time = "\(UTCTime.twoDigits(parts.hour)):\(UTCTime.twoDigits(parts.minute)):\(UTCTime.twoDigits(parts.second))"
         return (day, time)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MediaCache
 import NIOCore
 
 /// The fields of the proxy's logs.
@@ -67,10 +68,8 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
     private func log(_ entry: Entry, status: Int, sent: Int64, tally: ResponseTally, start: ContinuousClock.Instant,
                      error: String?) {
         let counts = tally.snapshot
-        let taken = ContinuousClock.now - start
-        let seconds = Double(taken.components.seconds) + Double(taken.components.attoseconds) / 1e18
         access?.append([entry.client, entry.method, entry.target, "\(status)", "\(sent)", "\(counts.fromCache)",
-                        "\(counts.fromOrigin)", String(format: "%.3f", seconds)])
+                        "\(counts.fromOrigin)", ExtendedLogFormat.seconds(ContinuousClock.now - start)])
         if let error {
             errors?.append([entry.client, entry.method, entry.target, "\(status)", error])
         }
@@ -98,9 +97,14 @@ private final class WrittenBody {
 }
 
 /// Passes writes through to the connection, noting them in a ``WrittenBody``.
-private struct CountingWriter: ResponseBodyWriter {
+private struct CountingWriter: FileSpanWriting {
     var inner: any ResponseBodyWriter
     let written: WrittenBody
+
+    mutating func write(_ chunk: FileChunk) async throws {
+        written.count += chunk.span.length
+        try await FileSpans.write(chunk, to: &inner)
+    }
 
     mutating func write(_ buffer: ByteBuffer) async throws {
         written.count += Int64(buffer.readableBytes)

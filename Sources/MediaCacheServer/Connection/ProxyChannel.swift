@@ -1,0 +1,99 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
+
+/// The proxy's HTTP/1.1 connections: SwiftNIO's HTTP/1 codec under the proxy's own request
+/// loop, which hands each request to a Hummingbird responder (the router with its access,
+/// method and logging layers) and writes the response itself.
+///
+/// Why not Hummingbird's own connection handling: its response parts carry `ByteBuffer`s
+/// only, so a cached span could not leave as a `FileRegion`, and every cache hit would be
+/// copied from the page cache into user space and back. Here a response body may also write
+/// ``FileChunk``s (``FileSpanWriting``), which leave through `sendfile`. Everything else a
+/// request meets (routing, the token and allow-list, logs, statistics) stays in Hummingbird
+/// responders, unchanged, and Hummingbird's ``Server`` still accepts connections and shuts
+/// them down gracefully.
+struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responder.Context == ProxyRequestContext {
+    typealias Value = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+
+    let responder: Responder
+    let decoderLimits: NIOHTTPDecoderLimitConfiguration
+    /// The `Server` header of every response.
+    let serverName: String
+    /// The largest request body read; a larger one is answered `413` and the connection closed.
+    let maxRequestBody: Int
+    let date = HTTPDate()
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            // Pipelining assistance holds a pipelined request back until the previous response
+            // has ended, and closes idle connections when the server shuts down gracefully;
+            // error handling answers a request NIO cannot parse with 400 and closes.
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                withPipeliningAssistance: true, withErrorHandling: true, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(),
+                withDecoderLimitConfiguration: decoderLimits)
+            try channel.pipeline.syncOperations.addHandler(FileRegionRelease())
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel,
+                                       configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value connection: Value, logger: Logger) async {
+        do {
+            try await withTaskCancellationHandler {
+                let regions = OpenRegions()
+                defer { regions.closeAll() }
+                try await connection.executeThenClose { inbound, outbound in
+                    var parts = inbound.makeAsyncIterator()
+                    while let request = try await IncomingRequest.next(from: &parts, maxBody: maxRequestBody) {
+                        let writer = ConnectionBodyWriter(outbound: outbound, regions: regions)
+                        guard case .complete(let head, let body) = request else {
+                            let refusal = ProxyResponder.text(.contentTooLarge, "request bodies are limited to \(maxRequestBody) bytes\n")
+                            try await writer.respond(with: refusal, date: date.now, serverName: serverName, closing: true)
+                            break
+                        }
+                        try await respond(to: head, body: body, channel: connection.channel, writer: writer, logger: logger)
+                        guard head.isKeepAlive else { break }
+                    }
+                    // Closing now would drop what is still queued (a file region is written
+                    // as the client takes it): half-close once it is written, and let the
+                    // client close.
+                    outbound.finish()
+                    try await connection.channel.closeFuture.get()
+                }
+            } onCancel: {
+                connection.channel.close(mode: .input, promise: nil)
+            }
+        } catch {
+            logger.trace("connection ended", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func respond(to head: HTTPRequestHead, body: ByteBuffer, channel: any Channel, writer: ConnectionBodyWriter,
+                         logger: Logger) async throws {
+        let request: Request
+        do {
+            request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: RequestBody(buffer: body))
+        } catch {
+            try await writer.respond(with: ProxyResponder.text(.badRequest, "the request head is not valid HTTP: \(error)\n"),
+                                     date: date.now, serverName: serverName, closing: true)
+            return
+        }
+        let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        let response: Response
+        do {
+            response = try await responder.respond(to: request, context: context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        } catch {
+            logger.debug("responder failed", metadata: ["error": "\(error)"])
+            response = Response(status: .internalServerError)
+        }
+        try await writer.respond(with: response, date: date.now, serverName: serverName, closing: !head.isKeepAlive)
+    }
+}

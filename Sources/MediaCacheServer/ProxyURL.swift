@@ -80,7 +80,8 @@ public struct ProxyURL: Hashable, Sendable {
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(String(parts[1])) }
         let encodedAuthority = parts[2].prefix { $0 != "/" }
         let rest = parts[2].dropFirst(encodedAuthority.count)
-        guard let authority = encodedAuthority.removingPercentEncoding, !authority.isEmpty, !authority.contains("@"),
+        let decoded = encodedAuthority.contains("%") ? encodedAuthority.removingPercentEncoding : String(encodedAuthority)
+        guard let authority = decoded, !authority.isEmpty, !authority.contains("@"),
               !authority.contains("/") else { throw .notAProxyPath(target) }
         let text = "\(scheme)://\(authority)\(rest.isEmpty ? "/" : rest)" + (query.map { "?\($0)" } ?? "")
         guard let url = URL(string: text), let host = url.host, !host.isEmpty else { throw .notAProxyPath(target) }

@@ -18,19 +18,23 @@ public enum PlaylistDetection {
 
     /// Whether `url`, which the origin describes as `info`, is a playlist: by its media type, by
     /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type, by an `#EXTM3U` first
-    /// line (read through `loader`, so cached like any bytes).
+    /// line (from the store when cached, else read through `loader`, so cached like any bytes).
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
         let type = info.mimeType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if let type, mediaTypes.contains(type) { return true }
         if hasPlaylistExtension(url) { return true }
         guard type.map(genericTypes.contains) ?? true, let length = info.totalLength, length >= 7,
               length <= Playlist.maximumSize else { return false }
+        let signature = Data("#EXTM3U".utf8)
+        // Cached, the first line costs one read of the store, not a reader of its own: every
+        // request for a file of a generic type asks.
+        if let cached = try? loader.store.read(ByteRange(0, 7), from: loader.store.key(for: url)) { return cached == signature }
         var head = Data()
         do {
             for try await chunk in loader.read(url, ByteRequest(offset: 0, length: 7), purpose: purpose) { head.append(chunk.bytes) }
         } catch {
             return false
         }
-        return head == Data("#EXTM3U".utf8)
+        return head == signature
     }
 }

@@ -57,8 +57,9 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
                             try await writer.respond(with: refusal, date: date.now, serverName: serverName, closing: true)
                             break
                         }
-                        try await respond(to: head, body: body, channel: connection.channel, writer: writer, logger: logger)
-                        guard head.isKeepAlive else { break }
+                        let keepsConnection = try await respond(to: head, body: body, channel: connection.channel,
+                                                                writer: writer, logger: logger)
+                        guard keepsConnection else { break }
                     }
                     // Closing now would drop what is still queued (a file region is written
                     // as the client takes it): half-close once it is written, and let the
@@ -74,15 +75,16 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
         }
     }
 
+    /// Answers one request; returns whether the connection stays open for the next.
     private func respond(to head: HTTPRequestHead, body: ByteBuffer, channel: any Channel, writer: ConnectionBodyWriter,
-                         logger: Logger) async throws {
+                         logger: Logger) async throws -> Bool {
         let request: Request
         do {
             request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: RequestBody(buffer: body))
         } catch {
             try await writer.respond(with: ProxyResponder.text(.badRequest, "the request head is not valid HTTP: \(error)\n"),
                                      date: date.now, serverName: serverName, closing: true)
-            return
+            return false
         }
         let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
         let response: Response
@@ -95,5 +97,6 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
             response = Response(status: .internalServerError)
         }
         try await writer.respond(with: response, date: date.now, serverName: serverName, closing: !head.isKeepAlive)
+        return head.isKeepAlive
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import MediaCacheTesting
+import Testing
+
+/// The proxy's own HTTP/1.1 connections: pipelining, `Connection: close`, the request body
+/// limit and the headers every answer carries, seen from a raw socket.
+@Suite(.timeLimit(.minutes(1))) struct ProxyConnectionTests {
+    @Test func pipelinedRequestsAreAnsweredInOrderWithDateAndServer() async throws {
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: 300_000, seed: 8)
+            proxy.origin.serve("/a.mp4", content: content)
+            _ = try await proxy.request(proxy.proxied("/a.mp4"))
+            let path = Self.path(proxy.proxied("/a.mp4"), port: proxy.port)
+            let answer = try await Self.exchange(port: proxy.port, """
+                GET \(path) HTTP/1.1\r\nHost: x\r\nRange: bytes=0-9\r\n\r\n\
+                GET \(path) HTTP/1.1\r\nHost: x\r\nRange: bytes=100000-299999\r\n\r\n\
+                GET /api/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n
+                """)
+            let text = String(decoding: answer, as: UTF8.self)
+            let statuses = text.matches(of: /HTTP\/1\.1 (\d{3})/).map { String($0.1) }
+            #expect(statuses == ["206", "206", "200"], "\(text.prefix(300))")
+            #expect(text.matches(of: /\r\nDate: [A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT\r\n/).count == 3)
+            #expect(text.matches(of: /\r\nServer: mediacache\r\n/).count == 3)
+            let expected = content.bytes(in: 0..<10) + content.bytes(in: 100_000..<300_000)
+            #expect(answer.range(of: expected) == nil, "the two bodies are separated by the second head")
+            #expect(answer.range(of: content.bytes(in: 100_000..<300_000)) != nil)
+            #expect(answer.range(of: content.bytes(in: 0..<10)) != nil)
+        }
+    }
+
+    @Test func aRequestBodyOverTheLimitIsRefusedAndTheConnectionClosed() async throws {
+        try await ProxyHarness.run { proxy in
+            let body = String(repeating: "x", count: (1 << 20) + 1)
+            let answer = try await Self.exchange(port: proxy.port, """
+                POST /api/preload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)
+                """)
+            let text = String(decoding: answer, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 413"), "\(text.prefix(200))")
+            #expect(text.contains("\r\nConnection: close\r\n") && text.contains("limited to 1048576 bytes"))
+            // The server goes on serving other connections.
+            #expect(try await proxy.request(proxy.local("api/stats")).status == 200)
+        }
+    }
+
+    /// The path and query of a proxy URL.
+    static func path(_ url: String, port: Int) -> String {
+        String(url.dropFirst("http://127.0.0.1:\(port)".count))
+    }
+
+    /// Sends `request` on a new connection and reads until the server closes it.
+    static func exchange(port: Int, _ request: String) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                let socket = LoopbackSocket()
+                defer { socket.close() }
+                guard socket.connect(port: port) else {
+                    continuation.resume(throwing: ConnectionError(description: "cannot connect to 127.0.0.1:\(port)"))
+                    return
+                }
+                var timeout = timeval(tv_sec: 20, tv_usec: 0)
+                setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                let bytes = Array(request.utf8)
+                var sent = 0
+                while sent < bytes.count {
+                    let count = bytes[sent...].withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    guard count > 0 else { break }
+                    sent += count
+                }
+                var answer = Data()
+                var buffer = [UInt8](repeating: 0, count: 64 << 10)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { recv(socket.descriptor, $0.baseAddress, $0.count, 0) }
+                    guard count > 0 else { break }
+                    answer.append(contentsOf: buffer[..<count])
+                }
+                continuation.resume(returning: answer)
+            }
+        }
+    }
+}
+
+private struct ConnectionError: Error, CustomStringConvertible {
+    let description: String
+}

@@ -31,24 +31,30 @@ struct ProxyBenchmark {
     }
 
     /// Each request through a cache is a miss: the query makes a new cache key, which the
-    /// origin ignores. nginx `proxy_cache` in front of the same origin is the other cache.
+    /// origin ignores. nginx `proxy_cache` in front of the same origin is the other cache. Each
+    /// is measured on a new connection (one curl per request) and on a kept-alive one (a miss
+    /// of another key first on the same connection), as a player's second request is.
     private func missTimeToFirstByte(nginx: Nginx, proxy: ServeProcess, cache: Nginx) throws {
-        var proxied: [Double] = []
-        var direct: [Double] = []
-        var nginxCached: [Double] = []
-        for index in 0..<21 {
-            direct.append(try timeToFirstByte(nginx.url("/first.mp4?n=\(index)").absoluteString))
-            proxied.append(try timeToFirstByte(proxyURL(proxy, nginx, "/first.mp4?n=\(index)")))
-            nginxCached.append(try timeToFirstByte(cache.url("/first.mp4?n=\(index)").absoluteString))
-        }
-        let (ours, origin, other) = (proxied.sorted()[10], direct.sorted()[10], nginxCached.sorted()[10])
-        func milliseconds(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
         Measure.header("Time to first byte on a miss (1 MiB file, curl, median of 21)", ours: "mediacache serve",
                        reference: "reference", ratioMeaning: "ours / reference, lower is better")
-        Measure.row("against the origin (nginx serving the file) directly", ours: milliseconds(ours),
-                    reference: milliseconds(origin), ratio: ours / origin)
-        Measure.row("against nginx `proxy_cache` in front of that origin", ours: milliseconds(ours),
-                    reference: milliseconds(other), ratio: ours / other)
+        for reusing in [false, true] {
+            var proxied: [Double] = []
+            var direct: [Double] = []
+            var nginxCached: [Double] = []
+            for index in 0..<21 {
+                let query = "/first.mp4?n=\(index)&kept=\(reusing)"
+                direct.append(try timeToFirstByte(nginx.url(query).absoluteString, reusingConnection: reusing))
+                proxied.append(try timeToFirstByte(proxyURL(proxy, nginx, query), reusingConnection: reusing))
+                nginxCached.append(try timeToFirstByte(cache.url(query).absoluteString, reusingConnection: reusing))
+            }
+            let (ours, origin, other) = (proxied.sorted()[10], direct.sorted()[10], nginxCached.sorted()[10])
+            func milliseconds(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+            let connection = reusing ? "kept-alive connection" : "new connection"
+            Measure.row("\(connection): against the origin (nginx serving the file) directly", ours: milliseconds(ours),
+                        reference: milliseconds(origin), ratio: ours / origin)
+            Measure.row("\(connection): against nginx `proxy_cache` in front of that origin", ours: milliseconds(ours),
+                        reference: milliseconds(other), ratio: ours / other)
+        }
     }
 
     /// A whole file fetched through each cache while nothing of it is cached (a new query per
@@ -119,9 +125,15 @@ struct ProxyBenchmark {
         "\(proxy.root)http/127.0.0.1:\(nginx.port)\(path)"
     }
 
-    private func timeToFirstByte(_ url: String) throws -> Double {
-        let run = try Tool.run("curl", ["-sf", "-o", "/dev/null", "-w", "%{time_starttransfer}", url])
-        guard let seconds = Double(run.output) else { throw BenchmarkError("curl \(url): \(run.errorOutput)") }
+    /// Seconds to the first byte of `url`; with `reusingConnection`, of a second request on a
+    /// connection whose first request (for `url` with `&first` appended) was answered whole.
+    private func timeToFirstByte(_ url: String, reusingConnection: Bool) throws -> Double {
+        let urls = reusingConnection ? [url + "&first", url] : [url]
+        let arguments = ["-sf", "-w", "%{time_starttransfer}\n"] + urls.flatMap { ["-o", "/dev/null", $0] }
+        let run = try Tool.run("curl", arguments)
+        guard let seconds = run.output.split(separator: "\n").last.flatMap({ Double($0) }) else {
+            throw BenchmarkError("curl \(url): \(run.errorOutput)")
+        }
         return seconds
     }
 

@@ -117,22 +117,14 @@ private final class DescriptorFile: RandomAccessFile {
 
     func read(count: Int, at offset: Int64) throws(IOError) -> Data {
         var data = Data(count: count)
-        var filled = 0
-        let failure: Int32? = data.withUnsafeMutableBytes { buffer in
-            while filled < count {
-                let result = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if result == 0 { break }
-                filled += result
-            }
-            return nil
+        let read = data.withUnsafeMutableBytes { readFully(descriptor, into: $0, at: offset) }
+        switch read {
+        case .success(let filled):
+            if filled < count { data.removeSubrange(filled..<count) }
+            return data
+        case .failure(let failure):
+            throw IOError(operation: "read", path: path, code: failure.code)
         }
-        if let failure { throw IOError(operation: "read", path: path, code: failure) }
-        if filled < count { data.removeSubrange(filled..<count) }
-        return data
     }
 
     func synchronize() throws(IOError) {

@@ -1,11 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Cached bytes of a resource that are still in its data file: an open descriptor of that
 /// file with the span to send, for a server that sends a file's bytes without copying them
@@ -53,16 +46,14 @@ public final class StoredFileSpan: Sendable {
         guard count > 0 else { return 0 }
         return try descriptor.withLock { descriptor throws(IOError) -> Int in
             guard let descriptor else { throw IOError(operation: "read", path: "a sent file span", code: EBADF) }
-            var filled = 0
-            while filled < count {
-                let result = pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + position) + off_t(filled))
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else {
-                    throw IOError(operation: "read", path: "a cached span", code: result == 0 ? EIO : errno)
-                }
-                filled += result
+            switch readFully(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]), at: offset + position) {
+            case .success(let filled) where filled == count:
+                return filled
+            case .success:
+                throw IOError(operation: "read", path: "a cached span", code: EIO)
+            case .failure(let failure):
+                throw IOError(operation: "read", path: "a cached span", code: failure.code)
             }
-            return filled
         }
     }
 

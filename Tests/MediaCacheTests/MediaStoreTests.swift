@@ -28,9 +28,28 @@ import Testing
         let store = try fixture.open()
         let url = URL(string: "https://cdn.example/new.mp4")!
         #expect(try store.record(for: store.key(for: url)) == nil)
-        #expect(try store.record(for: store.key(for: url)) == nil, "asked again, now from the absent keys")
+        #expect(try store.record(for: store.key(for: url)) == nil, "asked again, without the index")
         try store.setContentInfo(ContentInfo(totalLength: 10), for: url)
         #expect(try store.record(for: store.key(for: url))?.contentInfo.totalLength == 10)
+        try store.close()
+    }
+
+    @Test func keysAreKnownWithoutTheIndexAcrossRemovalAndReopening() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        var store = try fixture.open()
+        let url = URL(string: "https://cdn.example/kept.mp4")!
+        let key = store.key(for: url)
+        try store.setContentInfo(ContentInfo(totalLength: 10), for: url)
+        try store.remove(key)
+        #expect(try store.record(for: key) == nil)
+        #expect(throws: MediaStoreError.self) { try store.remove(key) }
+        try store.setContentInfo(ContentInfo(totalLength: 20), for: url)
+        try store.close()
+
+        store = try fixture.open()
+        #expect(try store.record(for: key)?.contentInfo.totalLength == 20, "keys stored before are known after reopening")
+        #expect(try store.setContentInfo(ContentInfo(totalLength: 20), for: url) == .initial, "the stored resource, not a new one")
         try store.close()
     }
 

@@ -7,20 +7,12 @@ extension MediaStore {
         return slot
     }
 
-    /// The most keys remembered as absent from the index; past it they are forgotten.
-    static let absentKeysKept = 4096
-
     /// The slot of `key`, or `nil` when the index has no such resource.
     func existingSlot(for key: ResourceKey) throws(MediaStoreError) -> ResourceSlot? {
         try catalog.withLock { catalog throws(MediaStoreError) -> ResourceSlot? in
             guard !catalog.isClosed else { throw .closed }
             if let slot = catalog.slots[key] { return slot }
-            guard !catalog.absent.contains(key) else { return nil }
-            guard let slot = try loadSlot(for: key) else {
-                if catalog.absent.count >= Self.absentKeysKept { catalog.absent.removeAll() }
-                catalog.absent.insert(key)
-                return nil
-            }
+            guard catalog.indexed.mayContain(key), let slot = try loadSlot(for: key) else { return nil }
             catalog.slots[key] = slot
             return slot
         }
@@ -32,7 +24,7 @@ extension MediaStore {
             guard !catalog.isClosed else { throw .closed }
             if let slot = catalog.slots[key] { return slot }
             let slot: ResourceSlot
-            if let loaded = try loadSlot(for: key) {
+            if catalog.indexed.mayContain(key), let loaded = try loadSlot(for: key) {
                 slot = loaded
             } else {
                 let now = clock.now()
@@ -40,7 +32,7 @@ extension MediaStore {
                     try index.insertResource(key: key, url: url.absoluteString, info: info, now: now)
                 }
                 slot = ResourceSlot(resource: resource, committed: ByteRangeSet(), path: dataPath(for: resource.id))
-                catalog.absent.remove(key)
+                catalog.indexed.insert(key)
             }
             catalog.slots[key] = slot
             return slot

@@ -61,12 +61,14 @@ extension MediaStore {
                 }
                 catalog.slots[key] = nil
             } else {
-                guard let resource = try indexOperation("find resource", { try index.resource(for: key) }) else {
+                guard catalog.indexed.mayContain(key),
+                      let resource = try indexOperation("find resource", { try index.resource(for: key) }) else {
                     throw .unknownResource(key)
                 }
                 id = resource.id
                 try indexOperation("remove resource") { try index.deleteResource(id: id) }
             }
+            catalog.indexed.remove(key)
             removeDataFile(id: id)
         }
     }

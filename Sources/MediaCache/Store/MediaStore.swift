@@ -21,10 +21,8 @@ import Foundation
 public final class MediaStore: Sendable {
     struct Catalog {
         var slots: [ResourceKey: ResourceSlot] = [:]
-        /// Keys the index was asked for and does not hold, so that a new resource's first
-        /// lookups (a proxy's miss makes several) do not each ask the index. Only this store adds
-        /// resources (it owns the directory), so a key stays absent until it does.
-        var absent: Set<ResourceKey> = []
+        /// The keys the index holds, so that a key it does not hold is not looked up.
+        var indexed: IndexedKeys
         var leases: [ResourceKey: Int] = [:]
         /// Set by the first ``close()``; the final commit still runs.
         var isClosing = false
@@ -48,7 +46,7 @@ public final class MediaStore: Sendable {
     /// Spans written since the last commit, for recovery after a kill; `nil` when the platform
     /// cannot name its boot session.
     let journal: SpanJournal?
-    let catalog = Locked(Catalog())
+    let catalog: Locked<Catalog>
     let schedule = Locked(CommitSchedule())
     let commitLock = NSLock()
     private let lock: DirectoryLock
@@ -58,11 +56,13 @@ public final class MediaStore: Sendable {
     var clock: any MediaCacheClock { configuration.clock }
     var dataDirectory: String { directory + "/data" }
 
-    private init(directory: String, configuration: StoreConfiguration, lock: DirectoryLock, index: StoreIndex) {
+    private init(directory: String, configuration: StoreConfiguration, lock: DirectoryLock, index: StoreIndex,
+                 keys: [ResourceKey]) {
         self.directory = directory
         self.configuration = configuration
         self.lock = lock
         self.index = index
+        catalog = Locked(Catalog(indexed: IndexedKeys(keys)))
         journal = BootSession.current().map {
             SpanJournal(directory: directory, bootSession: $0, fileSystem: configuration.fileSystem, logger: configuration.logger)
         }
@@ -85,13 +85,15 @@ public final class MediaStore: Sendable {
         }
         let lock = try DirectoryLock.acquire(directory: directory)
         let index: StoreIndex
+        let keys: [ResourceKey]
         do {
             index = try StoreIndex(path: directory + "/index.sqlite")
+            keys = try index.allKeys()
         } catch {
             lock.release()
             throw .index(operation: "open", underlying: error)
         }
-        let store = MediaStore(directory: directory, configuration: configuration, lock: lock, index: index)
+        let store = MediaStore(directory: directory, configuration: configuration, lock: lock, index: index, keys: keys)
         do {
             try store.adoptJournal()
             try store.reconcile()

@@ -74,18 +74,20 @@ final class StoreIndex: Sendable {
 
     func resource(for key: ResourceKey) throws -> Resource? {
         try pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM resource WHERE key = ?", arguments: [key.rawValue]).map(Self.resource)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM resource WHERE key = ?"), arguments: [key.rawValue])
+                .map(Self.resource)
         }
     }
 
     func insertResource(key: ResourceKey, url: String, info: ContentInfo, now: Date) throws -> Resource {
         try pool.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO resource (key, url, total_length, mime_type, accepts_ranges, etag, last_modified,
                                           final_url, generation, pinned, last_access, validated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [key.rawValue, url, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
                             info.lastModified, info.finalURL?.absoluteString, Generation.initial.value,
                             now.timeIntervalSince1970, now.timeIntervalSince1970])
@@ -142,6 +144,12 @@ final class StoreIndex: Sendable {
         }
     }
 
+    func allKeys() throws -> [ResourceKey] {
+        try pool.read { db in
+            try String.fetchAll(db, sql: "SELECT key FROM resource").map(ResourceKey.init)
+        }
+    }
+
     func allResources() throws -> [Resource] {
         try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM resource ORDER BY last_access DESC, key").map(Self.resource)
@@ -180,19 +188,20 @@ final class StoreIndex: Sendable {
         try pool.write { db in
             var recorded = Set<Int64>()
             for entry in commit.spans {
-                let current = try Int64.fetchOne(db, sql: "SELECT generation FROM resource WHERE id = ?", arguments: [entry.id])
+                let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT generation FROM resource WHERE id = ?"),
+                                                 arguments: [entry.id])
                 guard current == entry.generation.value else { continue }
                 for span in entry.merged {
-                    try db.execute(sql: "DELETE FROM span WHERE resource_id = ? AND start BETWEEN ? AND ?",
-                                   arguments: [entry.id, span.lowerBound, span.upperBound])
-                    try db.execute(sql: "INSERT INTO span (resource_id, start, \"end\") VALUES (?, ?, ?)",
-                                   arguments: [entry.id, span.lowerBound, span.upperBound])
+                    try db.cachedStatement(sql: "DELETE FROM span WHERE resource_id = ? AND start BETWEEN ? AND ?")
+                        .execute(arguments: [entry.id, span.lowerBound, span.upperBound])
+                    try db.cachedStatement(sql: "INSERT INTO span (resource_id, start, \"end\") VALUES (?, ?, ?)")
+                        .execute(arguments: [entry.id, span.lowerBound, span.upperBound])
                 }
                 recorded.insert(entry.id)
             }
             for (id, time) in commit.accessTimes {
-                try db.execute(sql: "UPDATE resource SET last_access = max(last_access, ?) WHERE id = ?",
-                               arguments: [time.timeIntervalSince1970, id])
+                try db.cachedStatement(sql: "UPDATE resource SET last_access = max(last_access, ?) WHERE id = ?")
+                    .execute(arguments: [time.timeIntervalSince1970, id])
             }
             return recorded
         }

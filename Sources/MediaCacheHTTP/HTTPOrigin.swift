@@ -77,7 +77,8 @@ public final class HTTPOrigin: MediaOrigin {
         var chunks = response.body.makeAsyncIterator()
         return OriginResponse(kind: kind, info: info, body: OriginBody {
             do {
-                return try await chunks.next().map { Data(buffer: $0) }
+                // Large chunks become `Data` over the buffer's own storage, without a copy.
+                return try await chunks.next().map { Data(buffer: $0, byteTransferStrategy: .automatic) }
             } catch {
                 throw OriginError.transport(TransportFailure.reason(error, url: url), url: url)
             }

@@ -19,37 +19,40 @@ extension MediaStore {
         _ = commitLoggingFailure()
     }
 
-    /// Notes bytes written or an access; once a batch is full, a background task commits, so
-    /// writers never wait for a flush.
+    /// Notes bytes written or an access; once a batch is full, a commit is queued on
+    /// ``commitQueue``, so writers never wait for a flush.
     func noteUnrecordedChange(bytes: Int64) {
         let now = clock.now()
         schedule.withLock { schedule in
             schedule.pendingBytes += bytes
             if schedule.firstUnrecordedChange == nil { schedule.firstUnrecordedChange = now }
-            guard schedule.pendingBytes >= configuration.commitBatchBytes, schedule.batchCommit == nil else { return }
-            schedule.batchCommit = Task.detached { [weak self] in self?.commitFullBatches() }
+            guard schedule.pendingBytes >= configuration.commitBatchBytes, !schedule.isBatchCommitQueued else { return }
+            schedule.isBatchCommitQueued = true
+            commitQueue.async { [weak self] in self?.commitFullBatches() }
         }
     }
 
-    /// Commits while full batches are waiting, then marks the batch task finished.
+    /// Commits while full batches are waiting, then marks the batch commit finished.
     private func commitFullBatches() {
         while true {
             let full = schedule.withLock { schedule in
                 let full = schedule.pendingBytes >= configuration.commitBatchBytes
-                if !full { schedule.batchCommit = nil }
+                if !full { schedule.isBatchCommitQueued = false }
                 return full
             }
             guard full else { return }
             guard commitLoggingFailure() else {
-                schedule.withLock { $0.batchCommit = nil }
+                schedule.withLock { $0.isBatchCommitQueued = false }
                 return
             }
         }
     }
 
-    /// Waits for the background commit of a full batch, if one is under way.
+    /// Waits for the commits queued so far, a full batch's among them, to finish.
     func batchCommitFinished() async {
-        await schedule.withLock(\.batchCommit)?.value
+        await withCheckedContinuation { continuation in
+            commitQueue.async { continuation.resume() }
+        }
     }
 
     /// Commits; a failure is logged (the spans stay pending) and reported as `false`.

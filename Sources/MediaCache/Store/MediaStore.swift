@@ -33,8 +33,8 @@ public final class MediaStore: Sendable {
     struct CommitSchedule {
         var pendingBytes: Int64 = 0
         var firstUnrecordedChange: Date?
-        /// The background commit started when a batch filled up, while it runs.
-        var batchCommit: Task<Void, Never>?
+        /// Whether a commit of full batches is queued or running.
+        var isBatchCommitQueued = false
     }
 
     /// The cache directory.
@@ -49,6 +49,10 @@ public final class MediaStore: Sendable {
     let catalog: Locked<Catalog>
     let schedule = Locked(CommitSchedule())
     let commitLock = NSLock()
+    /// Where background commits run: a thread of their own, because a commit waits for data
+    /// files to be flushed, tens of milliseconds at a time. On Swift's cooperative pool (one
+    /// thread per core) that wait would stall every fetch and reader meanwhile.
+    let commitQueue = DispatchQueue(label: "mediacache.store.commit")
     private let lock: DirectoryLock
     private let flusher = Locked<Task<Void, Never>?>(nil)
 
@@ -203,7 +207,12 @@ public final class MediaStore: Sendable {
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }
                 guard let store = self else { return }
-                store.commitOnTimer()
+                await withCheckedContinuation { continuation in
+                    store.commitQueue.async {
+                        store.commitOnTimer()
+                        continuation.resume()
+                    }
+                }
             }
         }
         flusher.withLock { $0 = task }

@@ -124,8 +124,10 @@ import Testing
     @Test func aReaderWaitingForTheNetworkIsHandedItsBytesWithoutReadingThemBack() async throws {
         let files = FaultyFileSystem()
         try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
-            // Throttled, so that the reader always waits for the next bytes.
-            let content = harness.serve("/a.mp4", length: 2 << 20, misbehavior: .init(bytesPerSecond: 16_000_000))
+            // Throttled, so that the reader always waits for the next bytes: a chunk every 16 ms,
+            // so that only a stall of over 128 ms (eight chunks) on a busy machine leaves it behind
+            // the chunks kept in memory.
+            let content = harness.serve("/a.mp4", length: 2 << 20, misbehavior: .init(bytesPerSecond: 4_000_000))
             let cold = try await harness.read("/a.mp4", ByteRequest(offset: 0))
             #expect(Bytes(cold.bytes) == Bytes(content.bytes(in: 0..<(2 << 20))))
             let readBack = files.bytesRead(pathContaining: "/data/")
@@ -139,7 +141,7 @@ import Testing
         }
     }
 
-    @Test func aReaderThatSendsFilesGetsCachedBytesAsFileSpansAndTheRestInMemory() async throws {
+    @Test func aReaderThatSendsFilesGetsEveryStoredByteAsAFileSpan() async throws {
         try await LoaderHarness.run { harness in
             let content = harness.serve("/a.mp4", length: 1 << 20)
             let url = harness.origin.url("/a.mp4")
@@ -161,15 +163,15 @@ import Testing
                 parts.append((part.offset, part.count, { if case .file = part { true } else { false } }(), part.source))
             }
             #expect(Bytes(bytes) == Bytes(content.bytes(in: 0..<(1 << 20))))
-            // The cached middle comes as spans of at most 256 KiB. Network bytes come in memory
-            // while the reader keeps up with the fetch, and as spans too once the store holds
-            // them and the last chunks written have moved on.
+            // The cached middle comes as spans of at most 256 KiB, and so do the network bytes
+            // once the fetch stored them: nothing is copied into memory for a server that sends
+            // files, and no span straddles the edge of what was cached.
+            #expect(parts.allSatisfy { $0.isFile && $0.count <= 256 << 10 })
             let cached = parts.filter { $0.source == .cache }
-            #expect(cached.allSatisfy { $0.isFile })
             #expect(cached.map(\.offset) == [100_000, 362_144, 624_288])
             #expect(cached.map(\.count) == [262_144, 262_144, 75_712])
-            #expect(parts.filter { !$0.isFile }.allSatisfy { $0.source == .network && $0.count <= 64 << 10 })
-            #expect(parts.filter(\.isFile).allSatisfy { $0.count <= 256 << 10 })
+            let fromNetwork: Int64 = parts.filter { $0.source == .network }.map(\.count).reduce(0, +)
+            #expect(fromNetwork == (1 << 20) - 600_000)
         }
     }
 

@@ -106,15 +106,19 @@ actor ResourceLoader {
         release(plan.removeReader(id))
     }
 
-    /// The reader's next part, `nil` at the end of its request: cached bytes as a span of the
+    /// The reader's next part, `nil` at the end of its request: stored bytes as a span of the
     /// data file of at most `fileSpanLimit` bytes when one is given and the store has files
     /// to send, otherwise chunks of at most ``LoaderConfiguration/chunkSize`` in memory.
+    ///
+    /// A reader that takes spans gets the bytes a fetch just wrote as spans too, rather than
+    /// from ``RecentWrites``: its server sends them from the page cache without copying them,
+    /// and everything written since it last asked leaves as one span.
     func next(_ id: ReaderID, fileSpanLimit: Int64? = nil) async throws(LoaderError) -> ReadPart? {
         while true {
             guard var reader = readers[id] else { throw .cancelled }
             if let failure = reader.failure { throw failure }
             if let end = reader.end, reader.position >= end { return nil }
-            if let chunk = recentChunk(id, reader: &reader) { return .bytes(chunk) }
+            if fileSpanLimit == nil, let chunk = recentChunk(id, reader: &reader) { return .bytes(chunk) }
             let record = try storedRecord()
             if let record {
                 if let generation = reader.generation, generation != record.generation {

@@ -28,15 +28,17 @@ import Testing
         #expect(decision == .request(upTo: 400))
     }
 
-    @Test func theNextRequestGoesOutWhenTheReaderIsWithinHalfALead() {
+    @Test func theNextRequestGoesOutWhenTheReaderIsWithinAQuarterOfALead() {
         // 8,000 consumed: a lead of 500. Asked up to 8,300: 300 ahead, so wait until the
-        // reader is at 8,050.
+        // reader is at 8,175, a quarter of a lead (125) from 8,300.
         let ahead = pacing.decide(start: 0, requested: 8_300, inFlight: 1, readers: [reader(8_000)], limit: nil)
-        // Asked up to 8,250: 250 ahead, half a lead; the next request tops it up to 8,500,
-        // while the first is still arriving.
-        let close = pacing.decide(start: 0, requested: 8_250, inFlight: 1, readers: [reader(8_000)], limit: nil)
-        #expect(ahead == .wait(until: 8_050))
+        // Asked up to 8,125: 125 ahead, a quarter of a lead; the next request tops it up to
+        // 8,500 (three quarters of a lead), while the first is still arriving.
+        let close = pacing.decide(start: 0, requested: 8_125, inFlight: 1, readers: [reader(8_000)], limit: nil)
+        let early = pacing.decide(start: 0, requested: 8_126, inFlight: 1, readers: [reader(8_000)], limit: nil)
+        #expect(ahead == .wait(until: 8_175))
         #expect(close == .request(upTo: 8_500))
+        #expect(early == .wait(until: 8_001))
     }
 
     @Test func noMoreThanTwoRequestsArriveAtOnce() {
@@ -44,7 +46,7 @@ import Testing
         #expect(decision == .wait(until: nil), "only a request's end makes room")
     }
 
-    @Test func whereTheLimitLeavesLessThanHalfALeadTheFetchWaitsForTheReaderToGetThere() {
+    @Test func whereTheLimitLeavesLessThanARefillTheFetchWaitsForTheReaderToGetThere() {
         let decision = pacing.decide(start: 0, requested: 150, inFlight: 1, readers: [reader(120)], limit: 160)
         #expect(decision == .wait(until: 150))
     }

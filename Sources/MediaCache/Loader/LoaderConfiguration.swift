@@ -17,7 +17,7 @@ public struct LoaderConfiguration: Sendable {
     public var initialReadahead: Int64 = 128 << 10
     /// The most an open-ended fetch asks for beyond the furthest reader it serves, reached once
     /// its readers consumed sixteen times as much, or sooner on a slow link; the next request
-    /// goes out while the reader is still half of it away. Bounds the bytes fetched for a
+    /// goes out while the reader is still a quarter of it away. Bounds the bytes fetched for a
     /// reader that stops reading, or whose cancel never arrives. Default: 4 MiB.
     public var readahead: Int64 = 4 << 20
     /// A reader that waits longer than this for an origin request to be answered shows that

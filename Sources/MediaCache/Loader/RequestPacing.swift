@@ -6,9 +6,11 @@
 /// its furthest reader: ``LoaderConfiguration/initialReadahead`` at first, growing with the
 /// bytes its readers consumed (a sixteenth of them) up to ``LoaderConfiguration/readahead``,
 /// and doubling each time a reader stood waiting on a slow origin round trip (see
-/// ``leadAfterStall(_:)``). The next request goes out once the reader is within half a lead of
-/// the bytes asked for, while the current one is still arriving, so on a link whose round trip
-/// the lead covers the reader never waits. A bounded read asks for exactly its bytes.
+/// ``leadAfterStall(_:)``). The next request goes out once the reader is within a quarter of a
+/// lead of the bytes asked for, while the current one is still arriving, and tops them up to a
+/// full lead: each request asks for three quarters of a lead, so a long read costs few
+/// requests, and on a link whose round trip the lead covers the reader never waits. A bounded
+/// read asks for exactly its bytes.
 struct RequestPacing: Equatable {
     /// The first lead of an open-ended fetch.
     let initialLead: Int64
@@ -49,6 +51,12 @@ struct RequestPacing: Equatable {
         min(maximumLead, max(initialLead, learned) * 2)
     }
 
+    /// The least an open-ended request asks for once the fetch is under way: three quarters of
+    /// `lead`, sent when the reader is a quarter of a lead from the end of what was asked.
+    func refill(_ lead: Int64) -> Int64 {
+        lead - lead / 4
+    }
+
     /// The next step of a fetch that started at `start` and has asked for everything before
     /// `requested`, with `inFlight` requests still arriving.
     ///
@@ -76,11 +84,12 @@ struct RequestPacing: Equatable {
         let room = min(limit ?? .max, requested + requestWindow)
         let end = min(wanted, room)
         let isStarving = furthest >= requested
-        if end > requested, isBounded || isStarving || end - requested >= lead / 2 {
+        let refill = refill(lead)
+        if end > requested, isBounded || isStarving || end - requested >= refill {
             return .request(upTo: end)
         }
-        // Open-ended readers need more once the furthest is within half a lead of what was
-        // asked for; where the limit leaves less than that to ask for, once it gets there.
-        return .wait(until: room - requested >= lead / 2 ? requested - lead / 2 : requested)
+        // Open-ended readers need more once the furthest is within a quarter of a lead of what
+        // was asked for; where the limit leaves less than a refill to ask for, once it gets there.
+        return .wait(until: room - requested >= refill ? requested - (lead - refill) : requested)
     }
 }

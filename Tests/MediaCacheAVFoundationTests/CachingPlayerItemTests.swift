@@ -73,7 +73,8 @@ import Testing
                 .replacingOccurrences(of: "\nsegment0.ts", with: "\n\(base)segment0.ts"))
             #expect(information.contentLength == Int64(answered.received.count))
 
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "segment0.ts"), timeout: .seconds(10))
+            // A generous deadline: the full suite runs hundreds of tests at once on two cores.
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "segment0.ts"), timeout: .seconds(60))
             let body = try await response.body.collect(upTo: 1 << 20)
             #expect(response.status == .ok && Data(buffer: body) == segment.bytes(in: 0..<50_000))
             #expect(hls.cacheAccessLog().events.count == 1, "the playlist request is logged")
@@ -153,7 +154,10 @@ import Testing
             harness.serve("/slow.mp4", length: 8 << 20, bytesPerSecond: 1 << 20)
             let root = try await harness.cache.startProxy()
             try await harness.cache.preload([harness.origin.url("/slow.mp4")], amount: .full)
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: root.absoluteString + "api/preload"), timeout: .seconds(10))
+            // A generous deadline: the full suite runs hundreds of tests at once on two cores, and
+            // a 10 s one was exceeded there.
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: root.absoluteString + "api/preload"),
+                                                               timeout: .seconds(60))
             let jobs = try APIJSON.decoder().decode([PreloadJob].self, from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
             #expect(jobs.map(\.url) == [harness.origin.url("/slow.mp4")], "the app's preload is the proxy's")
             await harness.cache.cancelAllPreloads()

@@ -12,6 +12,13 @@ public enum PlaylistDetection {
     static let genericTypes: Set<String> = ["text/plain", "application/octet-stream", "binary/octet-stream"]
 
     /// Whether `url`'s path ends in `.m3u8` or `.m3u`, which names a playlist whatever its type.
+    /// The media type of a `Content-Type` value, lowercased, without its parameters:
+    /// `application/vnd.apple.mpegurl` for ` Application/VND.Apple.MPEGURL; charset=utf-8`.
+    /// Every proxied request asks, so it stays clear of Foundation's `NSString` bridging.
+    static func mediaType(of contentType: String) -> String {
+        String(contentType.prefix { $0 != ";" }.filter { !$0.isWhitespace }).lowercased()
+    }
+
     public static func hasPlaylistExtension(_ url: URL) -> Bool {
         ["m3u8", "m3u"].contains(url.pathExtension.lowercased())
     }
@@ -20,7 +27,7 @@ public enum PlaylistDetection {
     /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type, by an `#EXTM3U` first
     /// line (from the store when cached, else read through `loader`, so cached like any bytes).
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
-        let type = info.mimeType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let type = info.mimeType.map(mediaType(of:))
         if let type, mediaTypes.contains(type) { return true }
         if hasPlaylistExtension(url) { return true }
         guard type.map(genericTypes.contains) ?? true, let length = info.totalLength, length >= 7,

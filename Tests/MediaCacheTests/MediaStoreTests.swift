@@ -53,6 +53,26 @@ import Testing
         try store.close()
     }
 
+    @Test func theIndexLogIsCheckpointedWhereCommitsRunNotByTheWritesThatGrowIt() throws {
+        let fixture = try StoreFixture { $0.commitInterval = .seconds(3600) }
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let log = fixture.directory.appending("index.sqlite-wal")
+        func logSize() -> Int64 { (try? LocalFileSystem().sizeOfFile(at: log)).flatMap { $0 } ?? 0 }
+        let limit = StoreIndex.checkpointLogBytes
+        var count = 0
+        while logSize() <= 2 * limit, count < 20_000 {
+            try store.setContentInfo(ContentInfo(totalLength: 10), for: URL(string: "https://cdn.example/\(count).mp4")!)
+            count += 1
+        }
+        #expect(logSize() > 2 * limit, "a write checkpointed the log after \(count) resources")
+        try store.commit()
+        try store.setContentInfo(ContentInfo(totalLength: 10), for: URL(string: "https://cdn.example/last.mp4")!)
+        #expect(logSize() <= 1 << 20, "the commit checkpointed the log and started it over")
+        #expect(try store.record(for: store.key(for: URL(string: "https://cdn.example/0.mp4")!)) != nil)
+        try store.close()
+    }
+
     @Test func writtenBytesAreReadableBeforeTheyAreCommitted() throws {
         let fixture = try StoreFixture { $0.commitBatchBytes = 1 << 30 }
         defer { fixture.directory.remove() }

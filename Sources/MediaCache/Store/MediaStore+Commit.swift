@@ -15,8 +15,24 @@ extension MediaStore {
     /// Commits everything unrecorded; the flusher task calls this once per
     /// ``StoreConfiguration/commitInterval``, so nothing waits longer than that.
     func commitOnTimer() {
-        guard schedule.withLock({ $0.firstUnrecordedChange != nil }) else { return }
+        guard schedule.withLock({ $0.firstUnrecordedChange != nil }) else {
+            checkpointIndexIfLarge()
+            return
+        }
         _ = commitLoggingFailure()
+    }
+
+    /// Copies the index's write-ahead log into the index once it grew past
+    /// ``StoreIndex/checkpointLogBytes``. Runs where commits run, so that no request waits for
+    /// the flushes a checkpoint makes.
+    func checkpointIndexIfLarge() {
+        let size = (try? LocalFileSystem().sizeOfFile(at: directory + "/index.sqlite-wal")) ?? nil
+        guard let size, size > StoreIndex.checkpointLogBytes else { return }
+        do {
+            _ = try index.checkpoint()
+        } catch {
+            configuration.logger.warning("could not checkpoint the index", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Notes bytes written or an access; once a batch is full, a commit is queued on
@@ -137,6 +153,7 @@ extension MediaStore {
             throw firstFailure
         }
         journal?.commitSucceeded()
+        checkpointIndexIfLarge()
     }
 
     /// Keeps what stayed pending due for the next timed commit.

@@ -45,9 +45,30 @@ final class StoreIndex: Sendable {
         // recorded, so the index never knows more.
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // A checkpoint flushes the log and the database. SQLite's own would run inside
+            // whichever write crosses its threshold, such as a miss recording its new resource;
+            // the store runs them where it commits instead (`checkpoint()`).
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
+    }
+
+    /// How large the write-ahead log grows before the store checkpoints it.
+    static let checkpointLogBytes: Int64 = 4 << 20
+
+    /// Copies the write-ahead log into the database and starts the log over, so that the next
+    /// write, whoever makes it, finds it empty and flushes nothing.
+    ///
+    /// - Returns: `false` when a reader still used the log, so that it could not start over;
+    ///   the next try will.
+    func checkpoint() throws -> Bool {
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            return true
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            return false
+        }
     }
 
     /// Opens the index at `path` for reading only, for a process that may not write the cache

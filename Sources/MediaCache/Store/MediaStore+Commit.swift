@@ -22,14 +22,11 @@ extension MediaStore {
         _ = commitLoggingFailure()
     }
 
-    /// Copies the index's write-ahead log into the index once it grew past
-    /// ``StoreIndex/checkpointLogBytes``. Runs where commits run, so that no request waits for
-    /// the flushes a checkpoint makes.
+    /// Checkpoints the index once its write-ahead log grew large (``StoreIndex/checkpointIfLarge()``).
+    /// Runs where commits run, so that no request waits for the flushes a checkpoint makes.
     func checkpointIndexIfLarge() {
-        let size = (try? LocalFileSystem().sizeOfFile(at: directory + "/index.sqlite-wal")) ?? nil
-        guard let size, size > StoreIndex.checkpointLogBytes else { return }
         do {
-            _ = try index.checkpoint()
+            try index.checkpointIfLarge()
         } catch {
             configuration.logger.warning("could not checkpoint the index", metadata: ["error": "\(error)"])
         }
@@ -66,8 +63,16 @@ extension MediaStore {
 
     /// Waits for the commits queued so far, a full batch's among them, to finish.
     func batchCommitFinished() async {
+        await onCommitQueue {}
+    }
+
+    /// Runs `work` on ``commitQueue`` after what is queued there, and waits for it.
+    func onCommitQueue(_ work: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { continuation in
-            commitQueue.async { continuation.resume() }
+            commitQueue.async {
+                work()
+                continuation.resume()
+            }
         }
     }
 

@@ -207,12 +207,7 @@ public final class MediaStore: Sendable {
             while !Task.isCancelled {
                 do { try await clock.sleep(for: interval) } catch { return }
                 guard let store = self else { return }
-                await withCheckedContinuation { continuation in
-                    store.commitQueue.async {
-                        store.commitOnTimer()
-                        continuation.resume()
-                    }
-                }
+                await store.onCommitQueue { store.commitOnTimer() }
             }
         }
         flusher.withLock { $0 = task }

@@ -47,27 +47,27 @@ final class StoreIndex: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // A checkpoint flushes the log and the database. SQLite's own would run inside
             // whichever write crosses its threshold, such as a miss recording its new resource;
-            // the store runs them where it commits instead (`checkpoint()`).
+            // the store runs them where it commits instead (`checkpointIfLarge()`).
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
     }
 
-    /// How large the write-ahead log grows before the store checkpoints it.
+    /// How large the write-ahead log grows before ``checkpointIfLarge()`` checkpoints it.
     static let checkpointLogBytes: Int64 = 4 << 20
 
-    /// Copies the write-ahead log into the database and starts the log over, so that the next
-    /// write, whoever makes it, finds it empty and flushes nothing.
-    ///
-    /// - Returns: `false` when a reader still used the log, so that it could not start over;
-    ///   the next try will.
-    func checkpoint() throws -> Bool {
+    /// Once the write-ahead log passed ``checkpointLogBytes``, copies it into the database and
+    /// starts it over, so that the next write, whoever makes it, finds it empty and flushes
+    /// nothing. While a reader still uses the log it cannot start over; the next call tries again.
+    func checkpointIfLarge() throws {
+        guard let size = try LocalFileSystem().sizeOfFile(at: pool.path + "-wal"), size > Self.checkpointLogBytes else {
+            return
+        }
         do {
             try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
-            return true
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            return false
+            return
         }
     }
 

@@ -11,7 +11,6 @@ public enum PlaylistDetection {
     /// Types that say nothing of the content, whose first bytes decide.
     static let genericTypes: Set<String> = ["text/plain", "application/octet-stream", "binary/octet-stream"]
 
-    /// Whether `url`'s path ends in `.m3u8` or `.m3u`, which names a playlist whatever its type.
     /// The media type of a `Content-Type` value, lowercased, without its parameters:
     /// `application/vnd.apple.mpegurl` for ` Application/VND.Apple.MPEGURL; charset=utf-8`.
     /// Every proxied request asks, so it stays clear of Foundation's `NSString` bridging.
@@ -19,6 +18,7 @@ public enum PlaylistDetection {
         String(contentType.prefix { $0 != ";" }.filter { !$0.isWhitespace }).lowercased()
     }
 
+    /// Whether `url`'s path ends in `.m3u8` or `.m3u`, which names a playlist whatever its type.
     public static func hasPlaylistExtension(_ url: URL) -> Bool {
         ["m3u8", "m3u"].contains(url.pathExtension.lowercased())
     }

@@ -20,6 +20,18 @@ public struct ProxyAccess: Sendable {
         public var maxHeaderFieldCount = 100
         /// The largest request body (the API takes JSON). Default: 1 MiB; beyond it, 413.
         public var maxRequestBody = 1 << 20
+        /// The most connections open at once. Default: 1,024; a connection beyond it is
+        /// answered 503 and closed.
+        public var maxConnections = 1024
+        /// How long a connection may stay open with no request in progress. Default: 60 s.
+        public var idleTimeout: Duration = .seconds(60)
+        /// How long a client may take to send a whole request, from its first byte (a client
+        /// trickling its head holds a connection no longer). Default: 10 s.
+        public var requestTimeout: Duration = .seconds(10)
+        /// How long response bytes may wait for a client that takes none of them before the
+        /// connection is closed, as nginx's `send_timeout`: a paused player reconnects with a
+        /// `Range` when it resumes. Default: 60 s.
+        public var sendTimeout: Duration = .seconds(60)
 
         /// Creates the default limits.
         public init() {}

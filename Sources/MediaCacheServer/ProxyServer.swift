@@ -116,7 +116,9 @@ public struct ProxyServer: Sendable {
         let checked = AccessResponder(access: ProxyAccess(token: configuration.token, limits: limits),
                                       inner: MethodResponder(hasMetrics: configuration.metrics != nil, inner: router.buildResponder()))
         let connections = ProxyChannel(responder: LoggingResponder(access: access, errors: errors, inner: checked),
-                                       decoderLimits: decoder, serverName: "mediacache", maxRequestBody: limits.maxRequestBody)
+                                       decoderLimits: decoder, serverName: "mediacache", maxRequestBody: limits.maxRequestBody,
+                                       timeouts: .init(idle: limits.idleTimeout, request: limits.requestTimeout, send: limits.sendTimeout),
+                                       slots: ConnectionSlots(limit: limits.maxConnections))
         return connections.server(
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

@@ -49,36 +49,15 @@ import Testing
 
     /// Sends `request` on a new connection and reads until the server closes it.
     static func exchange(port: Int, _ request: String) async throws -> Data {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let socket = LoopbackSocket()
-                defer { socket.close() }
-                guard socket.connect(port: port) else {
-                    continuation.resume(throwing: ConnectionError(description: "cannot connect to 127.0.0.1:\(port)"))
-                    return
-                }
-                var timeout = timeval(tv_sec: 20, tv_usec: 0)
-                setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                let bytes = Array(request.utf8)
-                var sent = 0
-                while sent < bytes.count {
-                    let count = bytes[sent...].withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                    guard count > 0 else { break }
-                    sent += count
-                }
-                var answer = Data()
-                var buffer = [UInt8](repeating: 0, count: 64 << 10)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { recv(socket.descriptor, $0.baseAddress, $0.count, 0) }
-                    guard count > 0 else { break }
-                    answer.append(contentsOf: buffer[..<count])
-                }
-                continuation.resume(returning: answer)
-            }
+        try await RawClient.onThread { () throws(ConnectionError) in
+            let client = try RawClient(port: port)
+            defer { client.close() }
+            _ = client.send(request)
+            return client.receiveUntilClosed().bytes
         }
     }
 }
 
-private struct ConnectionError: Error, CustomStringConvertible {
+struct ConnectionError: Error, CustomStringConvertible {
     let description: String
 }

@@ -12,12 +12,14 @@ import NIOHTTPTypesHTTP1
 struct ConnectionBodyWriter: FileSpanWriting {
     let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     let regions: OpenRegions
+    let queued: QueuedRegions
     /// The head until the first part is written, shared by the copies the body makes of this writer.
     private let head: PendingHead
 
-    init(outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, regions: OpenRegions) {
+    init(outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, regions: OpenRegions, queued: QueuedRegions) {
         self.outbound = outbound
         self.regions = regions
+        self.queued = queued
         head = PendingHead()
     }
 
@@ -43,7 +45,9 @@ struct ConnectionBodyWriter: FileSpanWriting {
     }
 
     func write(_ chunk: FileChunk) async throws {
+        guard await queued.enter() else { throw ChannelError.ioOnClosedChannel }
         guard let descriptor = chunk.span.takeDescriptor() else {
+            queued.leave()
             throw MediaCache.IOError(operation: "send", path: "a cached span", code: EBADF)
         }
         let file = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)

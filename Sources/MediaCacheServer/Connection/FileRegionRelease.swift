@@ -2,10 +2,17 @@ import NIOCore
 import NIOHTTP1
 
 /// Closes the file of every region a response sends once the region is written, or has
-/// failed because the connection closed.
+/// failed because the connection closed, and lets the response queue the next
+/// (``QueuedRegions``).
 final class FileRegionRelease: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
+
+    private let queued: QueuedRegions
+
+    init(queued: QueuedRegions) {
+        self.queued = queued
+    }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .body(.fileRegion(let region)) = unwrapOutboundIn(data) else {
@@ -13,7 +20,10 @@ final class FileRegionRelease: ChannelOutboundHandler, RemovableChannelHandler {
             return
         }
         let written = promise ?? context.eventLoop.makePromise()
-        written.futureResult.whenComplete { _ in try? region.fileHandle.close() }
+        written.futureResult.whenComplete { [queued] _ in
+            try? region.fileHandle.close()
+            queued.leave()
+        }
         context.write(data, promise: written)
     }
 }

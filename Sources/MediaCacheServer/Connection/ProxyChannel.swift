@@ -17,8 +17,29 @@ import NIOHTTPTypesHTTP1
 /// request meets (routing, the token and allow-list, logs, statistics) stays in Hummingbird
 /// responders, unchanged, and Hummingbird's ``Server`` still accepts connections and shuts
 /// them down gracefully.
+///
+/// Each connection is bounded: ``ConnectionWatchdog`` closes it when its client is too slow to
+/// send a request or to take a response, or sends nothing at all; ``ConnectionSlots`` answers
+/// connections beyond the limit with `503`; request heads and bodies have their size limits,
+/// and a response waits for the client before it queues more (the channel's writability).
 struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responder.Context == ProxyRequestContext {
-    typealias Value = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+    /// An accepted connection, with its watchdog.
+    struct Value: ServerChildChannelValue {
+        let parts: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+        let watchdog: NIOLoopBound<ConnectionWatchdog>
+        let queued: QueuedRegions
+        /// Whether the connection got one of the ``ConnectionSlots``; one that did not was
+        /// answered `503` and is closing.
+        let isAdmitted: Bool
+
+        var channel: any Channel { parts.channel }
+
+        /// Tells the watchdog about the connection's progress, on the channel's event loop.
+        func note(_ event: @escaping @Sendable (ConnectionWatchdog) -> Void) {
+            let watchdog = watchdog
+            channel.eventLoop.execute { event(watchdog.value) }
+        }
+    }
 
     let responder: Responder
     let decoderLimits: NIOHTTPDecoderLimitConfiguration
@@ -26,10 +47,22 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
     let serverName: String
     /// The largest request body read; a larger one is answered `413` and the connection closed.
     let maxRequestBody: Int
+    let timeouts: ConnectionWatchdog.Timeouts
+    let slots: ConnectionSlots
     let date = HTTPDate()
+    /// How long a refused connection stays open for its client to read the `503`.
+    static var refusalLinger: TimeAmount { .seconds(1) }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            let isAdmitted = slots.take()
+            if isAdmitted {
+                channel.closeFuture.whenComplete { [slots] _ in slots.give() }
+            } else {
+                refuse(channel, logger: logger)
+            }
+            let watchdog = ConnectionWatchdog(timeouts: timeouts, logger: logger)
+            try channel.pipeline.syncOperations.addHandler(watchdog)
             // Pipelining assistance holds a pipelined request back until the previous response
             // has ended, and closes idle connections when the server shuts down gracefully;
             // error handling answers a request NIO cannot parse with 400 and closes.
@@ -37,21 +70,30 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
                 withPipeliningAssistance: true, withErrorHandling: true, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: decoderLimits)
-            try channel.pipeline.syncOperations.addHandler(FileRegionRelease())
-            return try NIOAsyncChannel(wrappingChannelSynchronously: channel,
-                                       configuration: .init(isOutboundHalfClosureEnabled: true))
+            let queued = QueuedRegions()
+            channel.closeFuture.whenComplete { _ in queued.close() }
+            try channel.pipeline.syncOperations.addHandler(FileRegionRelease(queued: queued))
+            let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            return Value(parts: connection, watchdog: NIOLoopBound(watchdog, eventLoop: channel.eventLoop), queued: queued,
+                         isAdmitted: isAdmitted)
         }
     }
 
     func handle(value connection: Value, logger: Logger) async {
+        guard connection.isAdmitted else {
+            try? await connection.parts.executeThenClose { _, _ in try await connection.channel.closeFuture.get() }
+            return
+        }
         do {
             try await withTaskCancellationHandler {
                 let regions = OpenRegions()
                 defer { regions.closeAll() }
-                try await connection.executeThenClose { inbound, outbound in
+                try await connection.parts.executeThenClose { inbound, outbound in
                     var parts = inbound.makeAsyncIterator()
                     while let request = try await IncomingRequest.next(from: &parts, maxBody: maxRequestBody) {
-                        let writer = ConnectionBodyWriter(outbound: outbound, regions: regions)
+                        connection.note { $0.requestArrived() }
+                        let writer = ConnectionBodyWriter(outbound: outbound, regions: regions, queued: connection.queued)
                         guard case .complete(let head, let body) = request else {
                             let refusal = ProxyResponder.text(.contentTooLarge, "request bodies are limited to \(maxRequestBody) bytes\n")
                             try await writer.respond(with: refusal, date: date.now, serverName: serverName, closing: true)
@@ -60,6 +102,7 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
                         let keepsConnection = try await respond(to: head, body: body, channel: connection.channel,
                                                                 writer: writer, logger: logger)
                         guard keepsConnection else { break }
+                        connection.note { $0.responseEnded() }
                     }
                     // Closing now would drop what is still queued (a file region is written
                     // as the client takes it): half-close once it is written, and let the
@@ -73,6 +116,21 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
         } catch {
             logger.trace("connection ended", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Answers a connection beyond ``ConnectionSlots/limit`` with `503` at once, before the
+    /// HTTP handlers are added and without waiting for its request, and closes it once the
+    /// client has closed its side, or after ``refusalLinger``: closing at once could reset the
+    /// connection before the client read the answer.
+    private func refuse(_ channel: any Channel, logger: Logger) {
+        logger.warning("refusing a connection: all are in use", metadata: ["limit": "\(slots.limit)"])
+        let body = "the server has \(slots.limit) connections open, its limit\n"
+        let head = [
+            "HTTP/1.1 503 Service Unavailable", "Content-Type: text/plain; charset=utf-8", "Content-Length: \(body.utf8.count)",
+            "Connection: close", "Date: \(date.now)", "Server: \(serverName)",
+        ]
+        channel.writeAndFlush(ByteBuffer(string: head.joined(separator: "\r\n") + "\r\n\r\n" + body), promise: nil)
+        channel.eventLoop.scheduleTask(in: Self.refusalLinger) { channel.close(promise: nil) }
     }
 
     /// Answers one request; returns whether the connection stays open for the next.

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOCore
+
+/// Closes a connection whose client takes too long: to send a request, to send anything at
+/// all, or to take a response. The first handler of the pipeline, so that it sees request
+/// bytes as they arrive, before the HTTP decoder has a whole head; the connection's task
+/// tells it when a request arrived and when its response ended (``ConnectionDeadlines``).
+///
+/// A client that takes nothing of a response: once response bytes wait for it (the channel is
+/// not writable), the watchdog checks every quarter of the send timeout whether they have
+/// waited longer than it. On Linux the kernel's own record of the last data it sent on the
+/// socket decides, so that a slow client that takes a span over many minutes is not cut off;
+/// elsewhere the client must take the span queued for it within the timeout.
+final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    /// How long the client may take for each thing.
+    struct Timeouts: Sendable, Equatable {
+        /// Between requests.
+        var idle: Duration
+        /// For a whole request, from its first byte.
+        var request: Duration
+        /// To take response bytes waiting for it.
+        var send: Duration
+    }
+
+    private let timeouts: Timeouts
+    private let logger: Logger
+    private var deadlines = ConnectionDeadlines()
+    private var channel: (any Channel)?
+    private var clientDeadline: Scheduled<Void>?
+    private var sendCheck: RepeatedTask?
+    /// When response bytes started waiting for the client.
+    private var blockedSince: NIODeadline?
+
+    init(timeouts: Timeouts, logger: Logger) {
+        self.timeouts = timeouts
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        channel = context.channel
+        perform(deadlines.opened())
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stop()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stop()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        perform(deadlines.bytesArrived())
+        context.fireChannelRead(data)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            blockedSince = nil
+            sendCheck?.cancel()
+            sendCheck = nil
+            perform(deadlines.outputDrained())
+        } else if sendCheck == nil {
+            blockedSince = .now()
+            let interval = TimeAmount(timeouts.send / 4)
+            let watchdog = NIOLoopBound(self, eventLoop: context.eventLoop)
+            sendCheck = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+                watchdog.value.checkSend()
+            }
+            perform(deadlines.outputBlocked())
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// A whole request arrived. Call on the channel's event loop.
+    func requestArrived() {
+        perform(deadlines.requestArrived())
+    }
+
+    /// The response's last part was handed to the connection. Call on the channel's event loop.
+    func responseEnded() {
+        perform(deadlines.responseEnded())
+    }
+
+    private func perform(_ action: ConnectionDeadlines.Action) {
+        guard let channel else { return }
+        switch action {
+        case .keep:
+            return
+        case .disarm:
+            clientDeadline?.cancel()
+            clientDeadline = nil
+        case .arm(let deadline):
+            clientDeadline?.cancel()
+            let (timeout, reason) = switch deadline {
+            case .idle: (timeouts.idle, "no request for \(timeouts.idle)")
+            case .request: (timeouts.request, "the request took longer than \(timeouts.request) to arrive")
+            }
+            let watchdog = NIOLoopBound(self, eventLoop: channel.eventLoop)
+            clientDeadline = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+                watchdog.value.close(because: reason)
+            }
+        }
+    }
+
+    private func checkSend() {
+        guard let blockedSince, let channel else { return }
+        let limit = TimeAmount(timeouts.send)
+        guard NIODeadline.now() - blockedSince >= limit else { return }
+        #if os(Linux)
+        guard let socket = channel as? any SocketOptionProvider else {
+            close(because: "the client took no response bytes for \(timeouts.send)")
+            return
+        }
+        let watchdog = NIOLoopBound(self, eventLoop: channel.eventLoop)
+        socket.getTCPInfo().whenSuccess { info in
+            // The kernel may still be sending what the channel queued: only a socket that
+            // sent nothing for the whole timeout has a client that takes nothing.
+            guard TimeAmount.milliseconds(Int64(info.tcpi_last_data_sent)) >= limit else { return }
+            watchdog.value.close(because: "the client took no response bytes for \(watchdog.value.timeouts.send)")
+        }
+        #else
+        close(because: "the client took no response bytes for \(timeouts.send)")
+        #endif
+    }
+
+    private func close(because reason: String) {
+        guard let channel else { return }
+        logger.info("closing a connection", metadata: ["reason": "\(reason)", "peer": "\(channel.remoteAddress.map { "\($0)" } ?? "-")"])
+        stop()
+        channel.close(promise: nil)
+    }
+
+    private func stop() {
+        clientDeadline?.cancel()
+        clientDeadline = nil
+        sendCheck?.cancel()
+        sendCheck = nil
+        channel = nil
+    }
+}

@@ -37,6 +37,17 @@ enum CheckedOptions {
         try seconds(text, field: "--shutdown-grace", in: 0...3_600, excludingLower: false)
     }
 
+    static func connections(_ text: String) throws -> Int {
+        try refusing { () throws(InputError) in
+            try CheckedNumber.integer(text, in: 1...1_000_000, field: "--max-connections", what: "a number of connections")
+        }
+    }
+
+    /// A connection timeout in seconds, above 0 up to a day.
+    static func timeout(_ field: String) -> @Sendable (String) throws -> Double {
+        { text in try seconds(text, field: field, in: 0...86_400, excludingLower: true) }
+    }
+
     static func playlistAge(_ text: String) throws -> Double {
         try seconds(text, field: "--playlist-max-age", in: 0...86_400, excludingLower: false)
     }

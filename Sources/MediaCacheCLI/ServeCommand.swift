@@ -54,6 +54,26 @@ struct ServeCommand: AsyncParsableCommand {
             transform: CheckedOptions.playlistAge)
     var playlistMaxAge: Double = 60
 
+    @Option(name: .customLong("max-connections"), parsing: .unconditional, help: ArgumentHelp(
+        "Answer connections beyond this many open at once (1 to 1000000) with 503. (default: 1024)", valueName: "count"),
+            transform: CheckedOptions.connections)
+    var maxConnections = 1024
+
+    @Option(name: .customLong("idle-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "Close a connection with no request in progress after this many seconds (above 0 up to 86400). (default: 60)",
+        valueName: "seconds"), transform: CheckedOptions.timeout("--idle-timeout"))
+    var idleTimeout: Double = 60
+
+    @Option(name: .customLong("request-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "Close a connection whose request has not arrived whole this many seconds (above 0 up to 86400) after its "
+            + "first byte. (default: 10)", valueName: "seconds"), transform: CheckedOptions.timeout("--request-timeout"))
+    var requestTimeout: Double = 10
+
+    @Option(name: .customLong("send-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "Close a connection whose client took no response bytes for this many seconds (above 0 up to 86400). "
+            + "(default: 60)", valueName: "seconds"), transform: CheckedOptions.timeout("--send-timeout"))
+    var sendTimeout: Double = 60
+
     @Flag(inversion: .prefixedNo, help: "Write access.log (W3C extended format) in the cache directory.")
     var accessLog = true
 
@@ -103,6 +123,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.errorLog = errorLog ? cache.directory + "/error.log" : nil
         configuration.allowedHosts = try allowList()
         configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1_000))
+        configuration.limits.maxConnections = maxConnections
+        configuration.limits.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
+        configuration.limits.requestTimeout = .milliseconds(Int64(requestTimeout * 1_000))
+        configuration.limits.sendTimeout = .milliseconds(Int64(sendTimeout * 1_000))
         configuration.playlistFreshness = PlaylistFreshness(staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)))
 
         let store = try MediaStore.open(at: cache.directory, configuration: storage)

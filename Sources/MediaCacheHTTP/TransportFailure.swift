@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 /// A failed connection or transfer, said the way a person can act on it:
@@ -27,6 +28,9 @@ enum TransportFailure {
             return "\(target) closed the connection"
         case let failure as HTTPClientError where failure == .readTimeout:
             return "\(target) stopped sending"
+        case let failure as HTTPParserError:
+            if case .headerOverflow = failure { return "\(target) sent a response head over 80 KiB" }
+            return "\(target) sent a malformed response (\(failure))"
         default:
             return "\(error)"
         }

@@ -112,6 +112,32 @@ import Testing
         try await origin.stop()
     }
 
+    @Test func theConnectionLimitAndIdleTimeoutComeFromTheFlags() async throws {
+        defer { directory.remove() }
+        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path,
+                                            ["--max-connections", "1", "--idle-timeout", "0.3"])
+        defer { server.terminate() }
+        let port = try #require(server.root.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { Int($0.1) } ?? nil)
+        let idle = LoopbackSocket()
+        defer { idle.close() }
+        #expect(idle.connect(port: port))
+        // The idle connection holds the only slot once the server has accepted it.
+        var status = ""
+        for _ in 0 ..< 50 where status != "503" {
+            status = try await curl("-o", "/dev/null", "-w", "%{http_code}", server.root + "api/stats").output
+        }
+        #expect(status == "503")
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(idle.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        #expect(recv(idle.descriptor, &byte, 1, 0) == 0, "the server closed the idle connection")
+        for _ in 0 ..< 50 where status != "200" {
+            status = try await curl("-o", "/dev/null", "-w", "%{http_code}", server.root + "api/stats").output
+        }
+        #expect(status == "200")
+        #expect(server.stop().status == 0)
+    }
+
     @Test func anAllowListKeepsOtherHostsOut() async throws {
         defer { directory.remove() }
         let origin = try await TestOrigin.start()

@@ -17,19 +17,24 @@ final class QueuedRegions: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    /// Waits until a region may be queued and counts it; `false` when the connection closed.
+    /// Waits until a region may be queued and counts it; `false` when the connection closed
+    /// or the task was cancelled (a server shutting down cancels its connections' tasks).
     func enter() async -> Bool {
-        await withCheckedContinuation { continuation in
-            let admitted: Bool? = state.withLockedValue { state in
-                if state.isClosed { return false }
-                guard state.queued >= Self.limit else {
-                    state.queued += 1
-                    return true
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let admitted: Bool? = state.withLockedValue { state in
+                    if state.isClosed { return false }
+                    guard state.queued >= Self.limit else {
+                        state.queued += 1
+                        return true
+                    }
+                    state.waiter = continuation
+                    return nil
                 }
-                state.waiter = continuation
-                return nil
+                if let admitted { continuation.resume(returning: admitted) }
             }
-            if let admitted { continuation.resume(returning: admitted) }
+        } onCancel: {
+            close()
         }
     }
 
@@ -45,7 +50,8 @@ final class QueuedRegions: Sendable {
         waiter?.resume(returning: true)
     }
 
-    /// The connection closed: a waiting response goes on to find its writes failing.
+    /// The connection closed, or its task was cancelled: a waiting response goes on to find
+    /// its writes failing.
     func close() {
         let waiter = state.withLockedValue { state -> CheckedContinuation<Bool, Never>? in
             state.isClosed = true

@@ -1,0 +1,63 @@
+import Foundation
+import MediaCache
+import MediaCacheTesting
+import Testing
+
+/// Origins that answer with what no server should: the read fails with a precise error or
+/// takes only what the origin announced, the client stops reading, and nothing beyond what
+/// was announced is stored.
+@Suite(.timeLimit(.minutes(1))) struct OriginSafetyTests {
+    @Test func anEndlessHeaderBlockIsRefusedAndNotReadToItsEnd() async throws {
+        let origin = try await RawOrigin.start(head: "HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\n",
+                                               repeating: "X-Padding: " + String(repeating: "a", count: 1_000) + "\r\n")
+        try await LoaderHarness.run { harness in
+            await #expect {
+                for try await _ in harness.loader.read(origin.url("/a.mp4"), ByteRequest(offset: 0)) {}
+            } throws: { error in
+                guard case .origin(.transport(let reason, _)) = error as? LoaderError else { return false }
+                return reason.contains("sent a response head over 80 KiB")
+            }
+            let entries = try harness.store.entries()
+            #expect(entries.isEmpty)
+        }
+        // What socket buffers took before the client gave up, not an endless stream.
+        #expect(origin.bytesSent < 64 << 20)
+        try await origin.stop()
+    }
+
+    @Test func aBodyGoingOnPastTheAnnouncedLengthIsCutThereAndNoMoreIsStored() async throws {
+        let length = 1 << 20
+        let chunk = String(repeating: "b", count: 0x10000)
+        let origin = try await RawOrigin.start(
+            head: "HTTP/1.1 206 Partial Content\r\nContent-Type: video/mp4\r\nContent-Range: bytes 0-\(length - 1)/\(length)\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n",
+            repeating: "10000\r\n\(chunk)\r\n")
+        try await LoaderHarness.run { harness in
+            var received = 0
+            for try await part in harness.loader.read(origin.url("/a.mp4"), ByteRequest(offset: 0)) {
+                received += part.bytes.count
+            }
+            #expect(received == length)
+            let key = harness.store.key(for: origin.url("/a.mp4"))
+            #expect(try harness.store.availableRanges(for: key) == [ByteRange(0, Int64(length))])
+            #expect(try harness.store.record(for: key)?.contentInfo.totalLength == Int64(length))
+        }
+        #expect(origin.bytesSent < 64 << 20)
+        try await origin.stop()
+    }
+
+    @Test func aRedirectToAnotherSchemeIsNotFollowed() async throws {
+        let origin = try await RawOrigin.start(head: "HTTP/1.1 302 Found\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\n\r\n")
+        try await LoaderHarness.run { harness in
+            await #expect {
+                for try await _ in harness.loader.read(origin.url("/a.mp4"), ByteRequest(offset: 0)) {}
+            } throws: { error in
+                guard case .origin(.status(302, _)) = error as? LoaderError else { return false }
+                return true
+            }
+            let entries = try harness.store.entries()
+            #expect(entries.isEmpty)
+        }
+        try await origin.stop()
+    }
+}

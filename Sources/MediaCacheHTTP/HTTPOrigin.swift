@@ -4,6 +4,7 @@ import MediaCache
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOSSL
 
 /// The real origin: HTTP and HTTPS over AsyncHTTPClient, redirects followed.
 ///
@@ -24,6 +25,10 @@ public final class HTTPOrigin: MediaOrigin {
         public var maximumRedirects = 10
         /// Headers sent with every request, for example `User-Agent` or an authorization.
         public var headers: [(String, String)] = [("User-Agent", "MediaCache")]
+        /// PEM files of certificate authorities to trust besides the system's, for an origin
+        /// whose certificate a private authority signed. Certificates are always verified;
+        /// there is no setting that turns verification off. Default: none.
+        public var trustedCertificateFiles: [String] = []
 
         /// Creates the default configuration.
         public init() {}
@@ -41,6 +46,11 @@ public final class HTTPOrigin: MediaOrigin {
         // The loader retries transport failures under its RetryPolicy; a second layer of
         // connection retries here would only make a dead origin slow to report.
         settings.connectionPool.retryConnectionEstablishment = false
+        if !configuration.trustedCertificateFiles.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = configuration.trustedCertificateFiles.map { .file($0) }
+            settings.tlsConfiguration = tls
+        }
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         headers = configuration.headers
     }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A failed connection or transfer, said the way a person can act on it:
 /// `could not connect to cdn.example:443 (connection refused)`.
@@ -28,6 +29,9 @@ enum TransportFailure {
             return "\(target) closed the connection"
         case let failure as HTTPClientError where failure == .readTimeout:
             return "\(target) stopped sending"
+        case let failure as NIOSSLError:
+            return "TLS with \(target) failed (\(failure)); its certificate must be valid for the host and signed by a "
+                + "trusted authority (HTTPOrigin.Configuration.trustedCertificateFiles adds one)"
         case let failure as HTTPParserError:
             if case .headerOverflow = failure { return "\(target) sent a response head over 80 KiB" }
             return "\(target) sent a malformed response (\(failure))"

@@ -69,3 +69,12 @@ public struct LoopbackSocket {
         return address
     }
 }
+
+extension LoopbackSocket {
+    /// Whether a server accepts connections on `127.0.0.1:port` now.
+    public static func accepts(port: Int) -> Bool {
+        let socket = LoopbackSocket()
+        defer { socket.close() }
+        return socket.connect(port: port)
+    }
+}

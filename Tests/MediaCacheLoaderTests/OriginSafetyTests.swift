@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheHTTP
 import MediaCacheTesting
 import Testing
 
@@ -59,5 +60,56 @@ import Testing
             #expect(entries.isEmpty)
         }
         try await origin.stop()
+    }
+
+    @Test func anOriginWithAnUntrustedCertificateIsRefusedUnlessItsAuthorityIsAdded() async throws {
+        let openssl = try Tools.require("openssl")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let content = TestOrigin.Content.pattern(length: 300_000, seed: 9)
+        try content.bytes(in: 0 ..< 300_000).write(to: URL(fileURLWithPath: directory.appending("a.mp4")))
+        let certificate = directory.appending("cert.pem")
+        let made = try await CommandRun.run(path: openssl, [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory.appending("key.pem"), "-out", certificate,
+        ])
+        #expect(made.status == 0, "\(made.errorOutput)")
+        let probe = LoopbackSocket()
+        let port = try #require(probe.bindToFreePort())
+        probe.close()
+        // `-WWW` serves the files of its working directory over HTTPS with the self-signed certificate.
+        let server = try ChildProcess.spawn(path: "/bin/sh", ["-c", """
+            cd '\(directory.path)' && exec '\(openssl)' s_server -quiet -accept 127.0.0.1:\(port) -cert cert.pem -key key.pem -WWW
+            """], capturingOutput: false)
+        defer { server.send(SIGKILL) }
+        for _ in 0 ..< 200 where !LoopbackSocket.accepts(port: port) {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        let url = try #require(URL(string: "https://127.0.0.1:\(port)/a.mp4"))
+
+        try await LoaderHarness.run { harness in
+            await #expect {
+                for try await _ in harness.loader.read(url, ByteRequest(offset: 0)) {}
+            } throws: { error in
+                guard case .origin(.transport(let reason, _)) = error as? LoaderError else { return false }
+                return reason.contains("TLS with 127.0.0.1:\(port) failed") && reason.contains("trusted authority")
+            }
+            let entries = try harness.store.entries()
+            #expect(entries.isEmpty)
+        }
+
+        var trusting = HTTPOrigin.Configuration()
+        trusting.trustedCertificateFiles = [certificate]
+        let origin = HTTPOrigin(configuration: trusting)
+        let storeDirectory = try TemporaryDirectory()
+        defer { storeDirectory.remove() }
+        let store = try MediaStore.open(at: storeDirectory.path)
+        var received = Data()
+        for try await chunk in MediaLoader(store: store, origin: origin).read(url, ByteRequest(offset: 0)) {
+            received.append(chunk.bytes)
+        }
+        #expect(received == content.bytes(in: 0 ..< 300_000))
+        try store.close()
+        try await origin.shutdown()
     }
 }

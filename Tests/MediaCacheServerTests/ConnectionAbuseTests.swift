@@ -25,7 +25,8 @@ import Testing
     }
 
     @Test func anIdleConnectionIsClosedBeforeAndAfterARequest() async throws {
-        try await ProxyHarness.run(configure: { $0.limits.idleTimeout = .milliseconds(300) }) { proxy in
+        // Long enough for a request sent at once to arrive first, even under ThreadSanitizer.
+        try await ProxyHarness.run(configure: { $0.limits.idleTimeout = .seconds(1) }) { proxy in
             let (silent, afterAnswer) = try await RawClient.onThread { () throws(ConnectionError) in
                 let silent = try RawClient(port: proxy.port)
                 defer { silent.close() }

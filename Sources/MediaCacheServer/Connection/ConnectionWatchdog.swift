@@ -6,8 +6,9 @@ import NIOCore
 
 /// Closes a connection whose client takes too long: to send a request, to send anything at
 /// all, or to take a response. The first handler of the pipeline, so that it sees request
-/// bytes as they arrive, before the HTTP decoder has a whole head; the connection's task
-/// tells it when a request arrived and when its response ended (``ConnectionDeadlines``).
+/// bytes as they arrive, before the HTTP decoder has a whole head; ``ExchangeObserver``, after
+/// the decoder, tells it when a request arrived and when its response ended
+/// (``ConnectionDeadlines``).
 ///
 /// A client that takes nothing of a response: once response bytes wait for it (the channel is
 /// not writable), the watchdog checks every quarter of the send timeout whether they have
@@ -79,12 +80,12 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelWritabilityChanged()
     }
 
-    /// A whole request arrived. Call on the channel's event loop.
+    /// A whole request arrived.
     func requestArrived() {
         perform(deadlines.requestArrived())
     }
 
-    /// The response's last part was handed to the connection. Call on the channel's event loop.
+    /// The response's last part was written to the connection.
     func responseEnded() {
         perform(deadlines.responseEnded())
     }

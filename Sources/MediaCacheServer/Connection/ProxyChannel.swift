@@ -23,10 +23,9 @@ import NIOHTTPTypesHTTP1
 /// connections beyond the limit with `503`; request heads and bodies have their size limits,
 /// and a response waits for the client before it queues more (the channel's writability).
 struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responder.Context == ProxyRequestContext {
-    /// An accepted connection, with its watchdog.
+    /// An accepted connection: its parts, the file regions it has queued, and whether it got a slot.
     struct Value: ServerChildChannelValue {
         let parts: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
-        let watchdog: NIOLoopBound<ConnectionWatchdog>
         let queued: QueuedRegions
         /// Whether the connection got one of the ``ConnectionSlots``; one that did not was
         /// answered `503` and is closing.
@@ -34,11 +33,6 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
 
         var channel: any Channel { parts.channel }
 
-        /// Tells the watchdog about the connection's progress, on the channel's event loop.
-        func note(_ event: @escaping @Sendable (ConnectionWatchdog) -> Void) {
-            let watchdog = watchdog
-            channel.eventLoop.execute { event(watchdog.value) }
-        }
     }
 
     let responder: Responder
@@ -72,11 +66,11 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
                 withDecoderLimitConfiguration: decoderLimits)
             let queued = QueuedRegions()
             channel.closeFuture.whenComplete { _ in queued.close() }
+            try channel.pipeline.syncOperations.addHandler(ExchangeObserver(watchdog: watchdog))
             try channel.pipeline.syncOperations.addHandler(FileRegionRelease(queued: queued))
             let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
-            return Value(parts: connection, watchdog: NIOLoopBound(watchdog, eventLoop: channel.eventLoop), queued: queued,
-                         isAdmitted: isAdmitted)
+            return Value(parts: connection, queued: queued, isAdmitted: isAdmitted)
         }
     }
 
@@ -92,7 +86,6 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
                 try await connection.parts.executeThenClose { inbound, outbound in
                     var parts = inbound.makeAsyncIterator()
                     while let request = try await IncomingRequest.next(from: &parts, maxBody: maxRequestBody) {
-                        connection.note { $0.requestArrived() }
                         let writer = ConnectionBodyWriter(outbound: outbound, regions: regions, queued: connection.queued)
                         guard case .complete(let head, let body) = request else {
                             let refusal = ProxyResponder.text(.contentTooLarge, "request bodies are limited to \(maxRequestBody) bytes\n")
@@ -102,7 +95,6 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
                         let keepsConnection = try await respond(to: head, body: body, channel: connection.channel,
                                                                 writer: writer, logger: logger)
                         guard keepsConnection else { break }
-                        connection.note { $0.responseEnded() }
                     }
                     // Closing now would drop what is still queued (a file region is written
                     // as the client takes it): half-close once it is written, and let the

@@ -32,7 +32,6 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
         let isAdmitted: Bool
 
         var channel: any Channel { parts.channel }
-
     }
 
     let responder: Responder

@@ -71,6 +71,12 @@ public struct LoopbackSocket {
 }
 
 extension LoopbackSocket {
+    /// Makes a blocking receive give up after `seconds` without bytes.
+    public func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Whether a server accepts connections on `127.0.0.1:port` now.
     public static func accepts(port: Int) -> Bool {
         let socket = LoopbackSocket()

@@ -127,8 +127,7 @@ import Testing
             status = try await curl("-o", "/dev/null", "-w", "%{http_code}", server.root + "api/stats").output
         }
         #expect(status == "503")
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(idle.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        idle.setReceiveTimeout(seconds: 20)
         var byte: UInt8 = 0
         #expect(recv(idle.descriptor, &byte, 1, 0) == 0, "the server closed the idle connection")
         for _ in 0 ..< 50 where status != "200" {

@@ -116,12 +116,9 @@ import Testing
         }
     }
 
-    /// Sends `request` on a new connection and reads the answer until the server closes it.
+    /// The answer to `request` on a new connection, as text.
     static func exchange(_ request: String, port: Int) throws(ConnectionError) -> String {
-        let client = try RawClient(port: port)
-        defer { client.close() }
-        _ = client.send(request)
-        return String(decoding: client.receiveUntilClosed().bytes, as: UTF8.self)
+        String(decoding: try RawClient.exchange(request, port: port), as: UTF8.self)
     }
 
     /// The access-log entries for `name` whose bodies ended before all `length` bytes were sent.
@@ -140,8 +137,7 @@ struct RawClient {
         if var size = receiveBuffer {
             setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        socket.setReceiveTimeout(seconds: 20)
         guard socket.connect(port: port) else {
             socket.close()
             throw ConnectionError(description: "cannot connect to 127.0.0.1:\(port)")
@@ -183,6 +179,14 @@ struct RawClient {
 
     func close() {
         socket.close()
+    }
+
+    /// Sends `request` on a new connection and reads the answer until the server closes it.
+    static func exchange(_ request: String, port: Int) throws(ConnectionError) -> Data {
+        let client = try RawClient(port: port)
+        defer { client.close() }
+        _ = client.send(request)
+        return client.receiveUntilClosed().bytes
     }
 
     /// Runs blocking socket work on a thread of its own, off Swift's cooperative pool.

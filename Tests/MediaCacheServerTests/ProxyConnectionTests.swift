@@ -49,12 +49,7 @@ import Testing
 
     /// Sends `request` on a new connection and reads until the server closes it.
     static func exchange(port: Int, _ request: String) async throws -> Data {
-        try await RawClient.onThread { () throws(ConnectionError) in
-            let client = try RawClient(port: port)
-            defer { client.close() }
-            _ = client.send(request)
-            return client.receiveUntilClosed().bytes
-        }
+        try await RawClient.onThread { () throws(ConnectionError) in try RawClient.exchange(request, port: port) }
     }
 }
 

@@ -115,9 +115,10 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
         guard let blockedSince, let channel else { return }
         let limit = TimeAmount(timeouts.send)
         guard NIODeadline.now() - blockedSince >= limit else { return }
+        let reason = "the client took no response bytes for \(timeouts.send)"
         #if os(Linux)
         guard let socket = channel as? any SocketOptionProvider else {
-            close(because: "the client took no response bytes for \(timeouts.send)")
+            close(because: reason)
             return
         }
         let watchdog = NIOLoopBound(self, eventLoop: channel.eventLoop)
@@ -125,10 +126,10 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
             // The kernel may still be sending what the channel queued: only a socket that
             // sent nothing for the whole timeout has a client that takes nothing.
             guard TimeAmount.milliseconds(Int64(info.tcpi_last_data_sent)) >= limit else { return }
-            watchdog.value.close(because: "the client took no response bytes for \(watchdog.value.timeouts.send)")
+            watchdog.value.close(because: reason)
         }
         #else
-        close(because: "the client took no response bytes for \(timeouts.send)")
+        close(because: reason)
         #endif
     }
 

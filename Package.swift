@@ -129,6 +129,18 @@ let package = Package(
             dependencies: ["MediaCache", "MediaCacheTesting"],
             swiftSettings: strict
         ),
+        // The parsers' laws for arbitrary input, and the libFuzzer executable over them
+        // (`scripts/fuzz`; see FUZZING.md).
+        .target(
+            name: "MediaCacheFuzzing",
+            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheServer"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "MediaCacheFuzz",
+            dependencies: ["MediaCacheFuzzing"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "MediaCacheBenchmarks",
             dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting"],
@@ -186,6 +198,11 @@ let package = Package(
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MediaCacheFuzzingTests",
+            dependencies: ["MediaCacheFuzzing"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -5,7 +5,7 @@ import MediaCacheServer
 /// The playlist laws: whatever parses is written back to text that parses to the same
 /// playlist; reading it as a media or multivariant playlist never traps; the proxy's rewrite
 /// of it parses back unchanged, and every URI it routed maps back to the origin URL it came
-/// from (without its fragment, which is never sent).
+/// from, up to what an origin cannot tell apart.
 enum PlaylistFuzzing {
     /// The playlist's own URL, against which relative URIs resolve.
     static let base = URL(string: "https://cdn.example/v/index.m3u8")!
@@ -30,16 +30,19 @@ enum PlaylistFuzzing {
             guard let back = try? ProxyURL.origin(forTarget: path) else {
                 return FuzzFailure("\(origin.absoluteString) was routed to \(path), which is no proxy path")
             }
-            guard back.absoluteString == withoutFragment(origin) else {
+            guard normalized(back) == normalized(origin) else {
                 return FuzzFailure("\(origin.absoluteString) was routed to \(path), which maps back to \(back.absoluteString)")
             }
         }
         return nil
     }
 
-    /// `url` as an origin receives it: a fragment stays with the client (RFC 9110 §7.1).
-    private static func withoutFragment(_ url: URL) -> String {
+    /// `url` as the origin sees the request (RFC 3986 §6.2.2, RFC 9110 §4.2.3): the scheme in
+    /// lower case, an empty path as `/`, without the fragment, which stays with the client.
+    private static func normalized(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        components.scheme = components.scheme?.lowercased()
+        if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
         components.fragment = nil
         return components.string ?? url.absoluteString
     }

@@ -4,7 +4,8 @@ import MediaCacheHTTP
 
 /// The response-interpretation laws: any status and header block is read without trapping,
 /// as an ``OriginError`` or as a response whose numbers are consistent: a partial body has a
-/// start and a positive length inside the total length, and a known total length is positive.
+/// start and a positive length inside the total length, and a known total length is positive
+/// (or 0, for a `416` that says the resource is empty).
 ///
 /// Input lines: the method (`HEAD`, or anything else for `GET`), the requested first byte
 /// (empty for none), the requested end (exclusive, empty for none), the status, then one
@@ -26,7 +27,9 @@ enum ResponseHeadFuzzing {
             return nil
         }
         let described = "\(status) \(headers.map { "\($0.0): \($0.1)" }.joined(separator: " | "))"
-        if let total = info.totalLength, total <= 0 {
+        // `416` with `bytes */0` is how an origin says a resource is empty; elsewhere a length of
+        // 0 is never taken (an empty `Content-Length` on a `HEAD` is no length).
+        if let total = info.totalLength, total < 0 || (total == 0 && kind != .rangeNotSatisfiable) {
             return FuzzFailure("\(described): total length \(total)")
         }
         if case .partial(let offset, let length) = kind {

@@ -73,7 +73,8 @@ enum ContentRange: Equatable {
             return
         }
         let bounds = parts[0].split(separator: "-", maxSplits: 1).compactMap { Int64($0) }
-        guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1] else { return nil }
+        // A last byte of Int64.max would make the length overflow; no resource is that long.
+        guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1], bounds[1] < .max else { return nil }
         if let total, bounds[1] >= total { return nil }
         self = .bytes(first: bounds[0], last: bounds[1], total: total.flatMap { $0 > 0 ? $0 : nil })
     }

@@ -46,7 +46,8 @@ public struct ProxyURL: Hashable, Sendable {
     }
 
     /// The proxy URL that plays `origin` through the cache, or `nil` when `origin` is not an
-    /// `http` or `https` URL with a host (or carries user information, which is refused).
+    /// `http` or `https` URL with a host (or carries user information, which is refused, or a
+    /// host no server can have, such as one with an encoded `/`).
     public func url(for origin: URL) -> URL? {
         Self.path(for: origin).flatMap { URL(string: root.absoluteString + $0.dropFirst()) }
     }
@@ -57,10 +58,11 @@ public struct ProxyURL: Hashable, Sendable {
         guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
               (try? OriginURL.check(components, of: origin)) != nil,
               let scheme = components.scheme?.lowercased(), let name = components.host else { return nil }
+        let isIPv6 = name.contains(":")
+        let bareName = isIPv6 ? name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) : name
+        guard hasNoDelimiters(bareName) else { return nil }
         // An IPv6 literal's brackets are not allowed in a path: they travel percent-encoded.
-        let originHost = name.contains(":")
-            ? "%5B\(name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))%5D"
-            : components.percentEncodedHost ?? name
+        let originHost = isIPv6 ? "%5B\(bareName)%5D" : components.percentEncodedHost ?? name
         var path = "/\(scheme)/\(originHost)"
         if let port = components.port { path += ":\(port)" }
         path += components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
@@ -68,12 +70,21 @@ public struct ProxyURL: Hashable, Sendable {
         return path
     }
 
+    /// Whether a decoded host or authority stays itself inside a URL: it holds nothing a URL
+    /// reads as a delimiter there (such as `%2F` decoded to `/`, or `@`, which would make the
+    /// rest a host), no space and no control character. `:` and an IPv6 literal's brackets are
+    /// read as themselves.
+    private static func hasNoDelimiters(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !"/?#@%\\".unicodeScalars.contains($0) }
+    }
+
     /// The origin URL a proxy request path (with its query) stands for.
     ///
-    /// - Parameter target: The request target, such as `/https/cdn.example/v/clip.mp4?t=1`.
+    /// - Parameter target: The request target, such as `/https/cdn.example/v/clip.mp4?t=1`. A
+    ///   fragment (from a `#` on) is dropped: it never reaches a server (RFC 9110 §7.1).
     /// - Throws: ``ProxyURLError`` when the path does not name an http(s) origin.
     public static func origin(forTarget target: String) throws(ProxyURLError) -> URL {
-        let (path, query) = split(target)
+        let (path, query) = split(target.prefix { $0 != "#" })
         let parts = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[0].isEmpty else { throw .notAProxyPath(target) }
         let scheme = parts[1].lowercased()
@@ -81,15 +92,19 @@ public struct ProxyURL: Hashable, Sendable {
         let encodedAuthority = parts[2].prefix { $0 != "/" }
         let rest = parts[2].dropFirst(encodedAuthority.count)
         let decoded = encodedAuthority.contains("%") ? encodedAuthority.removingPercentEncoding : String(encodedAuthority)
-        guard let authority = decoded, !authority.isEmpty, !authority.contains("@"),
-              !authority.contains("/") else { throw .notAProxyPath(target) }
+        guard let authority = decoded, !authority.isEmpty, hasNoDelimiters(authority) else { throw .notAProxyPath(target) }
         let text = "\(scheme)://\(authority)\(rest.isEmpty ? "/" : rest)" + (query.map { "?\($0)" } ?? "")
-        guard let url = URL(string: text), let host = url.host, !host.isEmpty else { throw .notAProxyPath(target) }
+        guard var components = URLComponents(string: text), components.host?.isEmpty == false,
+              (components.port ?? 0) <= 65535 else { throw .notAProxyPath(target) }
+        // One spelling per port, so that one origin has one cache key: `:0090` is `:90`, and an
+        // empty port is the scheme's default (RFC 3986 §6.2.3).
+        components.port = components.port
+        guard let url = components.url else { throw .notAProxyPath(target) }
         return url
     }
 
-    private static func split(_ target: String) -> (path: Substring, query: Substring?) {
-        guard let mark = target.firstIndex(of: "?") else { return (Substring(target), nil) }
+    private static func split(_ target: Substring) -> (path: Substring, query: Substring?) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
         return (target[..<mark], target[target.index(after: mark)...])
     }
 }

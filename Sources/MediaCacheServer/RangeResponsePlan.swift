@@ -3,7 +3,8 @@ import MediaCache
 /// How to answer a `GET` or `HEAD` for a resource, following RFC 9110's range rules.
 ///
 /// - `Range: bytes=a-b`, `a-` and `-n` (one range) get `206` with an exact `Content-Range`.
-/// - A range starting at or past the end gets `416` with `Content-Range: bytes */LEN`.
+/// - A range starting at or past the end, or any range of an empty resource, gets `416` with
+///   `Content-Range: bytes */LEN`.
 /// - Several ranges, a malformed header or another unit get the whole body with `200`: a server
 ///   may ignore `Range` (RFC 9110 §14.2), and players never need multipart answers.
 /// - `If-Range` that does not match the current validator gets the whole body with `200`.
@@ -34,7 +35,7 @@ public struct RangeResponsePlan: Hashable, Sendable {
             return
         }
         switch spec {
-        case .suffix(let count) where count > 0:
+        case .suffix(let count) where count > 0 && total > 0:
             self = Self.partial(from: max(total - count, 0), through: total - 1, total: total, isStreaming: false)
         case .from(let first, let last) where first < total:
             self = Self.partial(from: first, through: min(last ?? total - 1, total - 1), total: total)

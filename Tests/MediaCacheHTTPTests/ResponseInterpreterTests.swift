@@ -56,6 +56,16 @@ import Testing
         }
     }
 
+    /// Found by fuzzing (`Fuzz/regressions/response`): a last byte of 2^63 − 1 with an unknown
+    /// total made the length overflow, and a hostile origin could crash the app with one header.
+    @Test func aRangeEndingAtTheLargestOffsetIsAnErrorNotACrash() {
+        for huge in ["bytes 0-9223372036854775807/*", "bytes 5-9223372036854775807/*"] {
+            #expect(throws: OriginError.self, "\(huge)") { try interpret(206, [("Content-Range", huge)]) }
+        }
+        #expect((try? interpret(206, [("Content-Range", "bytes 0-9223372036854775806/*")]))?.0
+            == .partial(offset: 0, length: .max))
+    }
+
     @Test func theRangeHeaderIsInclusive() {
         #expect(OriginRequest(url: url, offset: 0, end: 2).rangeHeader == "bytes=0-1")
         #expect(OriginRequest(url: url, offset: 10).rangeHeader == "bytes=10-")

@@ -41,4 +41,35 @@ import Testing
             #expect(throws: ProxyURLError.self, "\(target)") { try ProxyURL.origin(forTarget: target) }
         }
     }
+
+    /// Found by fuzzing (`Fuzz/regressions/proxy-path`): a `#` in a request target became the
+    /// origin URL's fragment, so the same resource had two cache keys and its proxy path named
+    /// another origin. A fragment never reaches a server (RFC 9110 §7.1); it is dropped.
+    @Test func aFragmentInTheTargetIsDropped() throws {
+        #expect(try ProxyURL.origin(forTarget: "/https/cdn.example/a.ts#t=10").absoluteString == "https://cdn.example/a.ts")
+        #expect(try ProxyURL.origin(forTarget: "/https/cdn.example/a.ts?x=1#").absoluteString == "https://cdn.example/a.ts?x=1")
+        #expect(try ProxyURL.origin(forTarget: "/https/cdn.example#/a.ts").absoluteString == "https://cdn.example/")
+    }
+
+    /// Found by fuzzing (`Fuzz/regressions/playlist`): a playlist URI whose host held an encoded
+    /// `/` was rewritten to a proxy path the proxy then refused. Such a URI is left as it is.
+    @Test func aHostWithAnEncodedDelimiterHasNoProxyPath() {
+        for origin in ["https://other.ea%2Fb/x.ts", "https://a%40b/x.ts", "https://a%3Fb/x.ts", "https://a%20b/x.ts"] {
+            #expect(ProxyURL.path(for: URL(string: origin)!) == nil, "\(origin)")
+        }
+        #expect(ProxyURL.path(for: URL(string: "https://cdn-1.example:8443/x.ts")!) == "/https/cdn-1.example:8443/x.ts")
+    }
+
+    /// Found by fuzzing (`Fuzz/regressions/proxy-path`): an encoded delimiter in the authority
+    /// moved the rest of the URL, and an empty port or a port with leading zeros gave the same
+    /// origin a second spelling, so a second cache key.
+    @Test func anAuthorityIsReadAsOneHostAndPort() throws {
+        for target in ["/https/a%3Fb/x.ts", "/https/a%23b/x.ts", "/https/a%2540b/x.ts", "/https/a%20b/x.ts"] {
+            #expect(throws: ProxyURLError.self, "\(target)") { try ProxyURL.origin(forTarget: target) }
+        }
+        #expect(try ProxyURL.origin(forTarget: "/https/%5B::1%5D:/a.ts").absoluteString == "https://[::1]/a.ts")
+        #expect(try ProxyURL.origin(forTarget: "/https/cdn.example:/a.ts").absoluteString == "https://cdn.example/a.ts")
+        #expect(try ProxyURL.origin(forTarget: "/http/127.0.0.1:0090/a.ts").absoluteString == "http://127.0.0.1:90/a.ts")
+        #expect(throws: ProxyURLError.self) { try ProxyURL.origin(forTarget: "/http/127.0.0.1:99999/a.ts") }
+    }
 }

@@ -32,6 +32,19 @@ import Testing
         }
     }
 
+    /// Found by fuzzing (`Fuzz/regressions/range`): a suffix range of an empty resource was
+    /// answered `206` with `Content-Range: bytes 0--1/0`. RFC 9110 §14.1.2: no range of an
+    /// empty representation is satisfiable.
+    @Test func everyRangeOfAnEmptyResourceGets416() {
+        let empty = ContentInfo(totalLength: 0)
+        for range in ["bytes=-500", "bytes=-1", "bytes=0-", "bytes=0-0"] {
+            let answer = plan(range, info: empty)
+            #expect(answer.status == 416, "\(range)")
+            #expect(answer.contentRange == "bytes */0", "\(range)")
+            #expect(answer.bytes == nil, "\(range)")
+        }
+    }
+
     @Test func multipleMalformedOrForeignRangesGetTheWholeBody() {
         for range in ["bytes=0-1,5-6", "bytes=5-1", "items=0-1", "bytes=a-b", "bytes=", "bytes=--1",
                       "bytes=99999999999999999999-", "bytes=-99999999999999999999", "bytes=0-99999999999999999999", nil] as [String?] {

@@ -66,7 +66,7 @@ enum ContentRange: Equatable {
         let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return nil }
         let total = parts[1] == "*" ? nil : Int64(parts[1])
-        if parts[1] != "*", total == nil { return nil }
+        if parts[1] != "*", total.map({ $0 < 0 }) ?? true { return nil }
         if parts[0] == "*" {
             guard let total else { return nil }
             self = .unsatisfied(total: total)

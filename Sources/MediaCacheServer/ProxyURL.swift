@@ -47,7 +47,7 @@ public struct ProxyURL: Hashable, Sendable {
 
     /// The proxy URL that plays `origin` through the cache, or `nil` when `origin` is not an
     /// `http` or `https` URL with a host (or carries user information, which is refused, or a
-    /// host no server can have, such as one with an encoded `/`).
+    /// host or port no server can have, such as a host with an encoded `/` or port 84430).
     public func url(for origin: URL) -> URL? {
         Self.path(for: origin).flatMap { URL(string: root.absoluteString + $0.dropFirst()) }
     }
@@ -57,18 +57,23 @@ public struct ProxyURL: Hashable, Sendable {
     public static func path(for origin: URL) -> String? {
         guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
               (try? OriginURL.check(components, of: origin)) != nil,
-              let scheme = components.scheme?.lowercased(), let name = components.host else { return nil }
+              let scheme = components.scheme?.lowercased(), let name = components.host,
+              (components.port ?? 0) <= maximumPort else { return nil }
         let isIPv6 = name.contains(":")
         let bareName = isIPv6 ? name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) : name
         guard hasNoDelimiters(bareName) else { return nil }
-        // An IPv6 literal's brackets are not allowed in a path: they travel percent-encoded.
-        let originHost = isIPv6 ? "%5B\(bareName)%5D" : components.percentEncodedHost ?? name
+        // An IPv6 literal's brackets are not allowed in a path: they travel percent-encoded. A
+        // name travels as the URL spells it, an international one in its `xn--` form.
+        let originHost = isIPv6 ? "%5B\(bareName)%5D" : components.encodedHost ?? name
         var path = "/\(scheme)/\(originHost)"
         if let port = components.port { path += ":\(port)" }
         path += components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { path += "?\(query)" }
         return path
     }
+
+    /// The largest TCP port.
+    private static let maximumPort = 65535
 
     /// Whether a decoded host or authority stays itself inside a URL: it holds nothing a URL
     /// reads as a delimiter there (such as `%2F` decoded to `/`, or `@`, which would make the
@@ -95,7 +100,7 @@ public struct ProxyURL: Hashable, Sendable {
         guard let authority = decoded, !authority.isEmpty, hasNoDelimiters(authority) else { throw .notAProxyPath(target) }
         let text = "\(scheme)://\(authority)\(rest.isEmpty ? "/" : rest)" + (query.map { "?\($0)" } ?? "")
         guard var components = URLComponents(string: text), components.host?.isEmpty == false,
-              (components.port ?? 0) <= 65535 else { throw .notAProxyPath(target) }
+              (components.port ?? 0) <= maximumPort else { throw .notAProxyPath(target) }
         // One spelling per port, so that one origin has one cache key: `:0090` is `:90`, and an
         // empty port is the scheme's default (RFC 3986 §6.2.3).
         components.port = components.port

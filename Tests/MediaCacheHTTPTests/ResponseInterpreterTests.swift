@@ -66,6 +66,15 @@ import Testing
             == .partial(offset: 0, length: .max))
     }
 
+    /// Found by fuzzing (`Fuzz/regressions/response`): `416` with `bytes */-100` was read as a
+    /// total length of −100, which the loader would have recorded as the resource's length.
+    @Test func aNegativeTotalIsNoLength() throws {
+        let (kind, info) = try interpret(416, [("Content-Range", "bytes */-100")])
+        #expect(kind == .rangeNotSatisfiable)
+        #expect(info.totalLength == nil)
+        #expect(throws: OriginError.self) { try interpret(206, [("Content-Range", "bytes 0-1/-5")]) }
+    }
+
     @Test func theRangeHeaderIsInclusive() {
         #expect(OriginRequest(url: url, offset: 0, end: 2).rangeHeader == "bytes=0-1")
         #expect(OriginRequest(url: url, offset: 10).rangeHeader == "bytes=10-")

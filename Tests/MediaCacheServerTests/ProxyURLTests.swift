@@ -53,11 +53,13 @@ import Testing
 
     /// Found by fuzzing (`Fuzz/regressions/playlist`): a playlist URI whose host held an encoded
     /// `/` was rewritten to a proxy path the proxy then refused. Such a URI is left as it is.
-    @Test func aHostWithAnEncodedDelimiterHasNoProxyPath() {
+    @Test func aHostWithAnEncodedDelimiterOrAnImpossiblePortHasNoProxyPath() {
         for origin in ["https://other.ea%2Fb/x.ts", "https://a%40b/x.ts", "https://a%3Fb/x.ts", "https://a%20b/x.ts"] {
             #expect(ProxyURL.path(for: URL(string: origin)!) == nil, "\(origin)")
         }
         #expect(ProxyURL.path(for: URL(string: "https://cdn-1.example:8443/x.ts")!) == "/https/cdn-1.example:8443/x.ts")
+        // `Fuzz/regressions/playlist/port-out-of-range`: a port no server can have.
+        #expect(ProxyURL.path(for: URL(string: "https://[::1]:84430/x.ts")!) == nil)
     }
 
     /// Found by fuzzing (`Fuzz/regressions/proxy-path`): an encoded delimiter in the authority
@@ -71,5 +73,16 @@ import Testing
         #expect(try ProxyURL.origin(forTarget: "/https/cdn.example:/a.ts").absoluteString == "https://cdn.example/a.ts")
         #expect(try ProxyURL.origin(forTarget: "/http/127.0.0.1:0090/a.ts").absoluteString == "http://127.0.0.1:90/a.ts")
         #expect(throws: ProxyURLError.self) { try ProxyURL.origin(forTarget: "/http/127.0.0.1:99999/a.ts") }
+    }
+
+    /// Found by fuzzing (`Fuzz/regressions/proxy-path`): an international host travelled
+    /// decoded (`b%C3%BCcher.example`), so its proxy path named another spelling of the origin.
+    /// It travels in its `xn--` form, as DNS knows it.
+    @Test func anInternationalHostTravelsInItsASCIIForm() throws {
+        for origin in ["https://xn--bcher-kva.example/a.mp4", "https://bücher.example/a.mp4"] {
+            let path = try #require(ProxyURL.path(for: URL(string: origin)!))
+            #expect(path == "/https/xn--bcher-kva.example/a.mp4")
+            #expect(try ProxyURL.origin(forTarget: path).absoluteString == "https://xn--bcher-kva.example/a.mp4")
+        }
     }
 }

@@ -59,12 +59,14 @@ public struct ProxyURL: Hashable, Sendable {
               (try? OriginURL.check(components, of: origin)) != nil,
               let scheme = components.scheme?.lowercased(), let name = components.host,
               (components.port ?? 0) <= maximumPort else { return nil }
+        // A name travels as the URL spells it in ASCII (an international one in its `xn--`
+        // form); an IPv6 literal's brackets are not allowed in a path and travel
+        // percent-encoded. A host that needs percent-encoding (`%2F`, `%22`) has no proxy path:
+        // no server can have it.
         let isIPv6 = name.contains(":")
-        let bareName = isIPv6 ? name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) : name
-        guard hasNoDelimiters(bareName) else { return nil }
-        // An IPv6 literal's brackets are not allowed in a path: they travel percent-encoded. A
-        // name travels as the URL spells it, an international one in its `xn--` form.
-        let originHost = isIPv6 ? "%5B\(bareName)%5D" : components.encodedHost ?? name
+        let spelling = isIPv6 ? name.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) : components.encodedHost ?? name
+        guard isPlainAuthority(spelling) else { return nil }
+        let originHost = isIPv6 ? "%5B\(spelling)%5D" : spelling
         var path = "/\(scheme)/\(originHost)"
         if let port = components.port { path += ":\(port)" }
         path += components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
@@ -75,12 +77,15 @@ public struct ProxyURL: Hashable, Sendable {
     /// The largest TCP port.
     private static let maximumPort = 65535
 
-    /// Whether a decoded host or authority stays itself inside a URL: it holds nothing a URL
-    /// reads as a delimiter there (such as `%2F` decoded to `/`, or `@`, which would make the
-    /// rest a host), no space and no control character. `:` and an IPv6 literal's brackets are
-    /// read as themselves.
-    private static func hasNoDelimiters(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !"/?#@%\\".unicodeScalars.contains($0) }
+    /// The characters of a host and port as RFC 3986 spells them without percent-encoding
+    /// (unreserved and sub-delimiters), with `:` and an IPv6 literal's brackets.
+    private static let authorityCharacters = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:[]".unicodeScalars)
+
+    /// Whether `text` is a host and port that a URL reads back as itself: nothing a URL reads as
+    /// a delimiter there (`/`, `?`, `#`, `@`), nothing it would percent-encode or IDNA-map.
+    private static func isPlainAuthority(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(authorityCharacters.contains)
     }
 
     /// The origin URL a proxy request path (with its query) stands for.
@@ -97,9 +102,10 @@ public struct ProxyURL: Hashable, Sendable {
         let encodedAuthority = parts[2].prefix { $0 != "/" }
         let rest = parts[2].dropFirst(encodedAuthority.count)
         let decoded = encodedAuthority.contains("%") ? encodedAuthority.removingPercentEncoding : String(encodedAuthority)
-        guard let authority = decoded, !authority.isEmpty, hasNoDelimiters(authority) else { throw .notAProxyPath(target) }
+        guard let authority = decoded, !authority.isEmpty, isPlainAuthority(authority) else { throw .notAProxyPath(target) }
         let text = "\(scheme)://\(authority)\(rest.isEmpty ? "/" : rest)" + (query.map { "?\($0)" } ?? "")
-        guard var components = URLComponents(string: text), components.host?.isEmpty == false,
+        guard var components = URLComponents(string: text),
+              components.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).isEmpty == false,
               (components.port ?? 0) <= maximumPort else { throw .notAProxyPath(target) }
         // One spelling per port, so that one origin has one cache key: `:0090` is `:90`, and an
         // empty port is the scheme's default (RFC 3986 §6.2.3).

@@ -94,7 +94,7 @@ public struct ProxyURL: Hashable, Sendable {
     ///   fragment (from a `#` on) is dropped: it never reaches a server (RFC 9110 §7.1).
     /// - Throws: ``ProxyURLError`` when the path does not name an http(s) origin.
     public static func origin(forTarget target: String) throws(ProxyURLError) -> URL {
-        let (path, query) = split(target.prefix { $0 != "#" })
+        let (path, query) = split(asASCII(target).prefix { $0 != "#" })
         let parts = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[0].isEmpty else { throw .notAProxyPath(target) }
         let scheme = parts[1].lowercased()
@@ -112,6 +112,17 @@ public struct ProxyURL: Hashable, Sendable {
         components.port = components.port
         guard let url = components.url else { throw .notAProxyPath(target) }
         return url
+    }
+
+    /// Every scalar of ASCII, which a URL spells as itself.
+    private static let asciiCharacters = CharacterSet(charactersIn: Unicode.Scalar(0) ... Unicode.Scalar(0x7F))
+
+    /// `target` with anything beyond ASCII percent-encoded as UTF-8, as a URL spells it. Raw, a
+    /// combining mark after a `#`, `?` or `/` would join it into one `Character` and hide it
+    /// from the splitting below.
+    private static func asASCII(_ target: String) -> String {
+        guard !target.unicodeScalars.allSatisfy(\.isASCII) else { return target }
+        return target.addingPercentEncoding(withAllowedCharacters: asciiCharacters) ?? target
     }
 
     private static func split(_ target: Substring) -> (path: Substring, query: Substring?) {

@@ -49,6 +49,10 @@ import Testing
         #expect(try ProxyURL.origin(forTarget: "/https/cdn.example/a.ts#t=10").absoluteString == "https://cdn.example/a.ts")
         #expect(try ProxyURL.origin(forTarget: "/https/cdn.example/a.ts?x=1#").absoluteString == "https://cdn.example/a.ts?x=1")
         #expect(try ProxyURL.origin(forTarget: "/https/cdn.example#/a.ts").absoluteString == "https://cdn.example/")
+        // `Fuzz/regressions/proxy-path/fragment-with-a-combining-mark`: a `#` followed by a
+        // combining mark is one Character, which hid it from a Character-wise search.
+        #expect(try ProxyURL.origin(forTarget: "/https/cdn.example/é.ts#\u{33D}x").absoluteString == "https://cdn.example/%C3%A9.ts")
+        #expect(try ProxyURL.origin(forTarget: "/https/cdn.example/a.ts?\u{33D}x=1").absoluteString == "https://cdn.example/a.ts?%CC%BDx=1")
     }
 
     /// Found by fuzzing (`Fuzz/regressions/playlist`): a playlist URI whose host held an encoded

@@ -65,8 +65,13 @@ enum ContentRange: Equatable {
         let spec = trimmed.dropFirst(6).trimmingCharacters(in: .whitespaces)
         let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return nil }
-        let total = parts[1] == "*" ? nil : Int64(parts[1])
-        if parts[1] != "*", total.map({ $0 < 0 }) ?? true { return nil }
+        let total: Int64?
+        if parts[1] == "*" {
+            total = nil
+        } else {
+            guard let length = Int64(parts[1]), length >= 0 else { return nil }
+            total = length
+        }
         if parts[0] == "*" {
             guard let total else { return nil }
             self = .unsatisfied(total: total)

@@ -109,7 +109,7 @@ private struct Session {
     var port: Int { URL(string: server.root)!.port! }
 
     func proxied(_ path: String) -> String {
-        "/http/127.0.0.1:\(origin.port)\(path)"
+        ProxyURL.path(for: origin.url(path))!
     }
 
     /// Reads random ranges of random clips, as a player seeking through a feed does, until

@@ -57,8 +57,7 @@ public struct ProxyURL: Hashable, Sendable {
     public static func path(for origin: URL) -> String? {
         guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
               (try? OriginURL.check(components, of: origin)) != nil,
-              let scheme = components.scheme?.lowercased(), let name = components.host,
-              (components.port ?? 0) <= maximumPort else { return nil }
+              let scheme = components.scheme?.lowercased(), let name = components.host else { return nil }
         // A name travels as the URL spells it in ASCII (an international one in its `xn--`
         // form); an IPv6 literal's brackets are not allowed in a path and travel
         // percent-encoded. A host that needs percent-encoding (`%2F`, `%22`) has no proxy path:
@@ -73,9 +72,6 @@ public struct ProxyURL: Hashable, Sendable {
         if let query = components.percentEncodedQuery { path += "?\(query)" }
         return path
     }
-
-    /// The largest TCP port.
-    private static let maximumPort = 65535
 
     /// The characters of a host and port as RFC 3986 spells them without percent-encoding
     /// (unreserved and sub-delimiters), with `:` and an IPv6 literal's brackets.
@@ -104,14 +100,13 @@ public struct ProxyURL: Hashable, Sendable {
         let decoded = encodedAuthority.contains("%") ? encodedAuthority.removingPercentEncoding : String(encodedAuthority)
         guard let authority = decoded, !authority.isEmpty, isPlainAuthority(authority) else { throw .notAProxyPath(target) }
         let text = "\(scheme)://\(authority)\(rest.isEmpty ? "/" : rest)" + (query.map { "?\($0)" } ?? "")
-        guard var components = URLComponents(string: text),
-              components.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).isEmpty == false,
-              (components.port ?? 0) <= maximumPort else { throw .notAProxyPath(target) }
+        guard var components = URLComponents(string: text), let url = components.url,
+              (try? OriginURL.check(components, of: url)) != nil else { throw .notAProxyPath(target) }
         // One spelling per port, so that one origin has one cache key: `:0090` is `:90`, and an
         // empty port is the scheme's default (RFC 3986 §6.2.3).
         components.port = components.port
-        guard let url = components.url else { throw .notAProxyPath(target) }
-        return url
+        guard let canonical = components.url else { throw .notAProxyPath(target) }
+        return canonical
     }
 
     /// Every scalar of ASCII, which a URL spells as itself.

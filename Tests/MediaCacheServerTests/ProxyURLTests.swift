@@ -64,6 +64,9 @@ import Testing
         #expect(ProxyURL.path(for: URL(string: "https://cdn-1.example:8443/x.ts")!) == "/https/cdn-1.example:8443/x.ts")
         // `Fuzz/regressions/playlist/port-out-of-range`: a port no server can have.
         #expect(ProxyURL.path(for: URL(string: "https://[::1]:84430/x.ts")!) == nil)
+        // `Fuzz/regressions/playlist/port-that-overflows`: Foundation reads a port too long for
+        // an `Int` as no port, and the URI was routed to the default port's server.
+        #expect(ProxyURL.path(for: URL(string: "https://[::1]:8443000000000000000000000000/v/360.m3u8")!) == nil)
     }
 
     /// Found by fuzzing (`Fuzz/regressions/proxy-path`): an encoded delimiter in the authority
@@ -77,6 +80,8 @@ import Testing
         #expect(try ProxyURL.origin(forTarget: "/https/cdn.example:/a.ts").absoluteString == "https://cdn.example/a.ts")
         #expect(try ProxyURL.origin(forTarget: "/http/127.0.0.1:0090/a.ts").absoluteString == "http://127.0.0.1:90/a.ts")
         #expect(throws: ProxyURLError.self) { try ProxyURL.origin(forTarget: "/http/127.0.0.1:99999/a.ts") }
+        // `Fuzz/regressions/proxy-path/port-that-overflows`: not the default port.
+        #expect(throws: ProxyURLError.self) { try ProxyURL.origin(forTarget: "/http/127.0.0.1:8443000000000000000000000000/a.ts") }
     }
 
     /// Found by fuzzing (`Fuzz/regressions/proxy-path`): an international host travelled

@@ -3,6 +3,16 @@ import MediaCache
 import Testing
 
 @Suite struct IdentityTests {
+    @Test func anOriginURLNamesAPortAServerCanHave() throws {
+        for text in ["https://cdn.test:0/a.mp4", "https://cdn.test:65536/a.mp4", "https://[::1]:8443000000000000000000000000/a.mp4"] {
+            #expect(throws: OriginURLError.invalidPort(text)) { try OriginURL.check(text) }
+        }
+        #expect(throws: OriginURLError.noHost("https://[]/a.mp4")) { try OriginURL.check("https://[]/a.mp4") }
+        for text in ["https://cdn.test:/a.mp4", "https://cdn.test:0443/a.mp4", "http://[::1]:65535/a.mp4", "https://cdn.test/a.mp4"] {
+            #expect(try OriginURL.check(text).absoluteString == text)
+        }
+    }
+
     @Test func theDefaultKeyIsTheWholeURL() {
         let url = URL(string: "https://cdn.test/a.mp4?token=1#t=3")!
         #expect(CacheKeyNormalizer.wholeURL.key(for: url) == ResourceKey(url.absoluteString))

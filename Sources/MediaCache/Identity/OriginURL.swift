@@ -1,8 +1,8 @@
 import Foundation
 
 /// The one check every way in applies to a URL before MediaCache fetches it: `http` or
-/// `https`, with a host, and without a user name or password (which would be stored in cache
-/// keys, listings and logs).
+/// `https`, with a host, a port a server can have (when it names one), and without a user name
+/// or password (which would be stored in cache keys, listings and logs).
 ///
 /// ```swift
 /// let url = try OriginURL.check("https://cdn.example/clip.mp4")
@@ -34,9 +34,22 @@ public enum OriginURL {
     public static func check(_ components: URLComponents, of url: URL) throws(OriginURLError) {
         guard let scheme = components.scheme?.lowercased() else { throw .notAURL(url.absoluteString) }
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(url.absoluteString) }
-        guard let host = components.host, !host.isEmpty else { throw .noHost(url.absoluteString) }
+        guard let host = components.host, !host.trimmingCharacters(in: ipv6Brackets).isEmpty else {
+            throw .noHost(url.absoluteString)
+        }
         guard components.user == nil, components.password == nil else { throw .credentials(host: host) }
+        // An empty port (`host:`) is the scheme's default; a spelled one must read as a port.
+        // Foundation reads `:84430000000000000000` as no port at all, which would send the
+        // request to another server than the URL names.
+        if let spelled = components.rangeOfPort.flatMap({ range in components.string.map { $0[range] } }), !spelled.isEmpty {
+            guard let port = components.port, ports.contains(port) else { throw .invalidPort(url.absoluteString) }
+        }
     }
+
+    /// The ports a server can listen on.
+    private static let ports = 1 ... 65535
+
+    private static let ipv6Brackets = CharacterSet(charactersIn: "[]")
 }
 
 /// Why a URL is not fetched.
@@ -47,6 +60,8 @@ public enum OriginURLError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupportedScheme(String)
     /// The URL names no host.
     case noHost(String)
+    /// The URL names a port no server can have, such as 0 or 84430.
+    case invalidPort(String)
     /// The URL carries a user name or password (not repeated here: it is a secret).
     case credentials(host: String)
 
@@ -55,6 +70,7 @@ public enum OriginURLError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notAURL(let text): "\(text) is not an absolute URL; give an http or https URL"
         case .unsupportedScheme(let text): "\(text) is not an http or https URL"
         case .noHost(let text): "\(text) names no host"
+        case .invalidPort(let text): "\(text) names a port no server can have; a port is 1 to 65535"
         case .credentials(let host):
             "the URL for \(host) carries a user name or password, which would be stored in cache keys and logs; "
                 + "use a URL without credentials"

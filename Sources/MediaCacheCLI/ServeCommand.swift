@@ -74,11 +74,16 @@ struct ServeCommand: AsyncParsableCommand {
             + "(default: 60)", valueName: "seconds"), transform: CheckedOptions.timeout("--send-timeout"))
     var sendTimeout: Double = 60
 
-    @Flag(inversion: .prefixedNo, help: "Write access.log (W3C extended format) in the cache directory.")
+    @Flag(inversion: .prefixedNo, help: "Write access.log (W3C extended format) in the log directory.")
     var accessLog = true
 
-    @Flag(inversion: .prefixedNo, help: "Write error.log (W3C extended format) in the cache directory.")
+    @Flag(inversion: .prefixedNo, help: "Write error.log (W3C extended format) in the log directory.")
     var errorLog = true
+
+    @Option(name: .customLong("log-dir"), help: ArgumentHelp(
+        "Write the logs in this directory, such as one off a small cache partition, so that a full cache disk "
+            + "cannot silence them. (default: the cache directory)", valueName: "path"))
+    var logDirectory: String?
 
     /// The allow-list the options give, `nil` when none was given.
     func allowList() throws -> HostAllowList? {
@@ -119,8 +124,16 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ProxyServer.Configuration(host: host, port: port)
         configuration.token = token
         configuration.metrics = registry
-        configuration.accessLog = accessLog ? cache.directory + "/access.log" : nil
-        configuration.errorLog = errorLog ? cache.directory + "/error.log" : nil
+        let logs = logDirectory ?? cache.directory
+        if let logDirectory {
+            do {
+                try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+            } catch {
+                throw ValidationError("--log-dir: cannot create \(logDirectory): \(error.localizedDescription)")
+            }
+        }
+        configuration.accessLog = accessLog ? logs + "/access.log" : nil
+        configuration.errorLog = errorLog ? logs + "/error.log" : nil
         configuration.allowedHosts = try allowList()
         configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1_000))
         configuration.limits.maxConnections = maxConnections

@@ -41,7 +41,8 @@ struct ColdStart {
     /// connection cancels the read.
     ///
     /// - Throws: the read's failure when the origin's answer left nothing recorded (a `404`,
-    ///   an unreachable host), so that the caller answers with it instead of asking again.
+    ///   an unreachable host), so that the caller answers with it instead of asking again, or
+    ///   when the store could not keep the bytes (``MediaStoreError/diskFull(key:underlying:)``).
     static func start(_ request: ByteRequest, of origin: URL, loader: MediaLoader,
                       connectionClosed: EventLoopFuture<Void>) async throws(LoaderError) -> (ColdStart, ResourceRecord) {
         var chunks = loader.read(origin, request).makeAsyncIterator()
@@ -55,6 +56,11 @@ struct ColdStart {
             failure = error as? LoaderError ?? .cancelled
         }
         let record = try? loader.store.record(for: loader.store.key(for: origin))
+        // A full disk may leave the answer recorded and its bytes not: the caller relays it.
+        if case .store(let error)? = failure, error.isDiskFull {
+            read.cancel()
+            throw .store(error)
+        }
         guard let record else {
             read.cancel()
             throw failure ?? .cancelled

@@ -27,6 +27,9 @@ final class ResponseTally: Sendable {
         var fromOrigin: Int64 = 0
         /// Why the body ended early, when it did.
         var failure: String?
+        /// What went wrong although the response was served, such as bytes the cache could
+        /// not store; it goes to the error log.
+        var notice: String?
     }
 
     private let counts = Locked(Counts())
@@ -44,5 +47,9 @@ final class ResponseTally: Sendable {
 
     func fail(_ reason: String) {
         counts.withLock { $0.failure = reason }
+    }
+
+    func note(_ problem: String) {
+        counts.withLock { $0.notice = problem }
     }
 }

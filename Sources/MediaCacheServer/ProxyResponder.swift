@@ -31,6 +31,9 @@ struct ProxyResponder: Sendable {
         var cold: ColdStart?
         do {
             (record, cold) = try await self.record(of: origin, for: request, context: context)
+        } catch .store(.diskFull(let key, let underlying)) {
+            let relay = UncachedRelay(origin: loader.origin, url: origin, tally: context.tally)
+            return await relay.respond(to: request, because: .store(.diskFull(key: key, underlying: underlying)))
         } catch {
             return Self.failure(error)
         }
@@ -58,6 +61,8 @@ struct ProxyResponder: Sendable {
         }
         let tally = context.tally
         let connectionClosed = context.connectionClosed
+        let relay = UncachedRelay(origin: loader.origin, url: origin, tally: tally)
+        let validator = record.contentInfo.ifRangeValidator
         return Response(status: status, headers: headers, body: ResponseBody { writer in
             // A client that goes away stops the read at once, even while it waits for the
             // network: nothing is fetched for a player that left.
@@ -65,13 +70,16 @@ struct ProxyResponder: Sendable {
             connectionClosed.whenComplete { _ in read.cancel() }
             // A failure mid-body ends the connection: the client sees a short response, never
             // wrong bytes. Cached bytes leave as spans of the data file where the connection
-            // sends files.
+            // sends files. Bytes the store cannot keep (a full disk) come from the origin
+            // uncached.
+            var position = bytes.offset
             do {
                 var spanLimit = Self.firstFileSpan
                 var next = first.map(ReadPart.bytes)
                 if next == nil { next = try await chunks.nextPart(fileSpansUpTo: spanLimit) }
                 while let part = next {
                     tally.add(part)
+                    position += part.count
                     switch part {
                     case .bytes(let chunk):
                         try await writer.write(ByteBuffer(bytes: chunk.bytes))
@@ -80,6 +88,15 @@ struct ProxyResponder: Sendable {
                         spanLimit = min(2 * spanLimit, Self.largestFileSpan)
                     }
                     next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
+                }
+            } catch LoaderError.store(let failure) where failure.isDiskFull {
+                read.cancel()
+                tally.note("\(LoaderError.store(failure)); the rest from byte \(position) came from the origin without caching")
+                do {
+                    try await relay.continueBody(from: position, to: bytes.end, validator: validator, into: &writer)
+                } catch let error as LoaderError {
+                    tally.fail("\(error)")
+                    throw error
                 }
             } catch let error as LoaderError {
                 tally.fail("\(error)")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The crash-safe sparse media store: one sparse data file per resource and a SQLite index
 /// of the byte spans each holds.
@@ -216,6 +217,10 @@ public final class MediaStore: Sendable {
     func indexOperation<Result>(_ operation: String, _ body: () throws -> Result) throws(MediaStoreError) -> Result {
         do {
             return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            // SQLite found no room for the index or its log: the same full disk the data files
+            // report as ENOSPC, and the same answer (free space), so the same error.
+            throw .diskFull(key: nil, underlying: IOError(operation: "index \(operation)", path: directory + "/index.sqlite", code: ENOSPC))
         } catch {
             throw .index(operation: operation, underlying: error)
         }

@@ -25,6 +25,12 @@ public enum MediaStoreError: Error, CustomStringConvertible {
     /// The cache directory was opened for reading only (see ``StoreSnapshot``).
     case readOnly(path: String)
 
+    /// Whether the device or the user's quota is full: freeing space, not retrying, helps.
+    public var isDiskFull: Bool {
+        if case .diskFull = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .diskFull(let key, let underlying):

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 
 /// Why a download cannot go on.
 public enum DownloadError: Error, Hashable, CustomStringConvertible {
@@ -6,6 +7,9 @@ public enum DownloadError: Error, Hashable, CustomStringConvertible {
     case live(URL)
     /// The disk has less free space than the rest of the download needs.
     case insufficientSpace(needed: Int64, available: Int64)
+    /// The disk filled up while the download stored its bytes; what it stored is kept, and
+    /// resuming it once there is space again fetches only the rest.
+    case diskFull(IOError)
     /// One resource could not be fetched after every retry.
     case resourceFailed(URL, reason: String)
     /// The final check found resources not stored in full.
@@ -19,6 +23,8 @@ public enum DownloadError: Error, Hashable, CustomStringConvertible {
             "\(url) is a live playlist; only finished (VOD) presentations can be downloaded"
         case .insufficientSpace(let needed, let available):
             "the download needs about \(needed) more bytes and the disk has \(available) free"
+        case .diskFull(let error):
+            "disk full (\(error)); what was stored is kept: free space, then resume the download"
         case .resourceFailed(let url, let reason):
             "\(url.lastPathComponent) (\(url)) failed: \(reason)"
         case .incomplete(let urls):

@@ -10,7 +10,7 @@ extension DownloadManager {
         } catch {
             // A pause or a removal cancelled the run and recorded it already.
             if Task.isCancelled { return }
-            ended(id, failure: "\(error)")
+            ended(id, failure: "\(Self.diskFull(in: error).map(DownloadError.diskFull) ?? error)")
         }
     }
 
@@ -98,6 +98,8 @@ extension DownloadManager {
                 }
             } catch {
                 if Task.isCancelled { throw CancellationError() }
+                // Retrying cannot make room: every try would fetch bytes only to lose them.
+                if let full = Self.diskFull(in: error) { throw DownloadError.diskFull(full) }
                 failures = progressed ? 1 : failures + 1
                 guard failures < configuration.attempts else {
                     throw DownloadError.resourceFailed(unit.target.url, reason: "\(error)")
@@ -105,6 +107,16 @@ extension DownloadManager {
                 let delay = min(configuration.initialBackoff * (1 << min(failures - 1, 16)), configuration.maximumBackoff)
                 try await Task.sleep(for: delay)
             }
+        }
+    }
+
+    /// The full-disk error `error` is or carries, if it is one.
+    private static func diskFull(in error: any Error) -> IOError? {
+        switch error {
+        case MediaStoreError.diskFull(_, let underlying): underlying
+        case LoaderError.store(.diskFull(_, let underlying)): underlying
+        case DownloadError.diskFull(let underlying): underlying
+        default: nil
         }
     }
 

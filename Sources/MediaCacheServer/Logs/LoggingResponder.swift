@@ -10,8 +10,8 @@ import NIOCore
 /// time-taken` — the body bytes sent, those of them that were cached when the read began and
 /// those the origin delivered during it, and the seconds from request to the body's end.
 /// Error log: `date time c-ip cs-method cs-uri sc-status x-error`, the error being the message
-/// sent to the client or why the body ended early (an origin or store failure; a client that
-/// hangs up is no error).
+/// sent to the client, why the body ended early (an origin or store failure; a client that
+/// hangs up is no error), or why a body was served without the cache (a full disk).
 public enum ProxyLogFields {
     /// The access log's fields.
     public static let access = [
@@ -22,8 +22,9 @@ public enum ProxyLogFields {
 }
 
 /// Writes one access-log line per response once its body is written (or has failed), and an
-/// error-log line for every response with a status of 400 or more and every body the cache
-/// could not complete (see ``ProxyLogFields``). A token in a `/t/<token>/` prefix is written as `/t/-/`.
+/// error-log line for every response with a status of 400 or more, every body the cache
+/// could not complete and every body served despite a problem, such as a full disk (see
+/// ``ProxyLogFields``). A token in a `/t/<token>/` prefix is written as `/t/-/`.
 struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == ProxyRequestContext {
     let access: ExtendedLogFile?
     let errors: ExtendedLogFile?
@@ -70,7 +71,7 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
         let counts = tally.snapshot
         access?.append([entry.client, entry.method, entry.target, "\(status)", "\(sent)", "\(counts.fromCache)",
                         "\(counts.fromOrigin)", ExtendedLogFormat.seconds(ContinuousClock.now - start)])
-        if let error {
+        if let error = error ?? counts.notice {
             errors?.append([entry.client, entry.method, entry.target, "\(status)", error])
         }
     }

@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MediaCache
+import MediaCacheHTTP
+import MediaCacheTesting
+import NIOCore
+import Testing
+@testable import MediaCacheServer
+
+/// Bytes the store cannot keep (a full disk) are answered from the origin uncached, with the
+/// statuses and headers a cached answer would have, and the error log says so. The real full
+/// disk is `DiskFullTests`; here the file system refuses writes on demand.
+@Suite(.timeLimit(.minutes(2))) struct UncachedRelayTests {
+    static let length: Int64 = 3 << 20
+
+    @Test func aResponseWhoseBytesCannotBeStoredContinuesFromTheOrigin() async throws {
+        let files = FaultyFileSystem()
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        try await ProxyHarness.run(configure: {
+            $0.accessLog = logs.appending("access.log")
+            $0.errorLog = logs.appending("error.log")
+        }, storing: { $0.fileSystem = files }) { proxy in
+            let content = TestOrigin.Content.pattern(length: Self.length, seed: 7)
+            proxy.origin.serve("/a.mp4", content: content)
+            let expected = content.bytes(in: 0..<Self.length)
+            let cached = try await proxy.request(proxy.proxied("/a.mp4"), headers: [("Range", "bytes=0-999999")])
+            #expect(cached.status == 206)
+
+            files.inject(.write, code: ENOSPC, pathContaining: "/data/")
+            let whole = try await proxy.request(proxy.proxied("/a.mp4"))
+            #expect(whole.status == 200 && whole.body == expected)
+            let tail = try await proxy.request(proxy.proxied("/a.mp4"), headers: [("Range", "bytes=2000000-2999999")])
+            #expect(tail.status == 206 && tail.body == expected[2_000_000 ..< 3_000_000])
+            #expect(tail.headers["content-range"] == "bytes 2000000-2999999/\(Self.length)")
+            let key = proxy.store.key(for: proxy.origin.url("/a.mp4"))
+            #expect(try proxy.store.availableRanges(for: key).ranges == [ByteRange(0, 1_000_000)])
+
+            // Room again: the next read stores what it fetches.
+            files.healAll()
+            #expect(try await proxy.request(proxy.proxied("/a.mp4")).body == expected)
+            #expect(try proxy.store.availableRanges(for: key).ranges == [ByteRange(0, Self.length)])
+        }
+        let errors = ProxyLogTests.entries(try String(contentsOfFile: logs.appending("error.log"), encoding: .utf8))
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.allSatisfy { $0[6].contains("disk full") && $0[6].contains("from the origin without caching") })
+        let access = ProxyLogTests.entries(try String(contentsOfFile: logs.appending("access.log"), encoding: .utf8))
+        // The whole read: the cached megabyte from the cache, the rest from the origin.
+        #expect(Array(access[1][5 ... 8]) == ["200", "\(Self.length)", "1000000", "\(Self.length - 1_000_000)"])
+    }
+
+    @Test func aRequestNothingCanBeStoredForIsRelayedWhole() async throws {
+        let files = FaultyFileSystem()
+        try await ProxyHarness.run(storing: { $0.fileSystem = files }) { proxy in
+            let content = TestOrigin.Content.pattern(length: Self.length, seed: 8)
+            proxy.origin.serve("/b.mp4", content: content)
+            files.inject(.write, code: ENOSPC, pathContaining: "/data/")
+            let part = try await proxy.request(proxy.proxied("/b.mp4"), headers: [("Range", "bytes=100-199")])
+            #expect(part.status == 206 && part.body == content.bytes(in: 100..<200))
+            #expect(part.headers["content-range"] == "bytes 100-199/\(Self.length)")
+            #expect(part.headers["content-type"] == "video/mp4" && part.headers["etag"] != nil)
+            let whole = try await proxy.request(proxy.proxied("/b.mp4"))
+            #expect(whole.status == 200 && whole.body == content.bytes(in: 0..<Self.length))
+            #expect(whole.headers["content-length"] == "\(Self.length)")
+            let past = try await proxy.request(proxy.proxied("/b.mp4"), headers: [("Range", "bytes=\(Self.length)-")])
+            #expect(past.status == 416)
+        }
+    }
+
+    /// The rest of a body comes from the version the cached part is of, or not at all: the
+    /// client gets a short response, never bytes of two versions.
+    @Test func theRestOfABodyOfAChangedResourceIsRefused() async throws {
+        let origin = try await TestOrigin.start()
+        let upstream = HTTPOrigin()
+        let content = TestOrigin.Content.pattern(length: Self.length, seed: 9)
+        origin.serve("/c.mp4", content: content)
+        let relay = UncachedRelay(origin: upstream, url: origin.url("/c.mp4"), tally: ResponseTally())
+
+        var writer = CollectingWriter()
+        try await relay.continueBody(from: 1000, to: 5000, validator: content.etag, into: &writer)
+        #expect(writer.bytes == content.bytes(in: 1000..<5000))
+
+        origin.changeContent(of: "/c.mp4")
+        var changed = CollectingWriter()
+        await #expect(throws: LoaderError.self) {
+            try await relay.continueBody(from: 1000, to: nil, validator: content.etag, into: &changed)
+        }
+        #expect(changed.bytes.isEmpty)
+        try await upstream.shutdown()
+        try await origin.stop()
+    }
+}
+
+/// A response body writer that keeps what it is given: what is around the relay under test.
+private struct CollectingWriter: ResponseBodyWriter {
+    var bytes = Data()
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        bytes.append(contentsOf: buffer.readableBytesView)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}

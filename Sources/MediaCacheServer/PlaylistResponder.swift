@@ -29,6 +29,8 @@ struct PlaylistResponder: Sendable {
             content = try await loader.revalidatedContent(of: origin, maximumLength: Playlist.maximumSize) { [freshness] body in
                 isDownloaded ? .zero : freshness.maximumAge(of: body)
             }
+        } catch .store(let failure) where failure.isDiskFull {
+            return await respondUncached(to: request, origin: origin, because: failure, context: context)
         } catch {
             return ProxyResponder.failure(error)
         }
@@ -37,7 +39,7 @@ struct PlaylistResponder: Sendable {
         do {
             playlist = try Playlist(parsing: content.body)
         } catch {
-            return ProxyResponder.text(.badGateway, "the origin's playlist \(origin) cannot be read: \(error)\n")
+            return Self.unreadable(origin, error)
         }
         let base = content.record.contentInfo.finalURL ?? origin
         do {
@@ -45,19 +47,47 @@ struct PlaylistResponder: Sendable {
         } catch {
             logger.warning("playlist not recorded as part of an asset", metadata: ["url": "\(origin)", "error": "\(error)"])
         }
-        let route = PlaylistRoute(playlist: base, token: token)
         var served = playlist
         if isDownloaded, content.isStale, playlist.isMultivariant {
             let store = loader.store
             served = PlaylistRestriction.restricted(playlist, base: base) { (try? store.isDownloaded(store.key(for: $0))) ?? false }
         }
-        let rewritten = PlaylistRewriter.rewritten(served, base: base, route: route.path(for:))
+        return answer(served, base: base, info: content.record.contentInfo, age: content.age, to: request)
+    }
+
+    /// The playlist straight from the origin, rewritten as always and stored nowhere, when the
+    /// store cannot keep it (the disk is full).
+    private func respondUncached(to request: Request, origin: URL, because failure: MediaStoreError,
+                                 context: ProxyRequestContext) async -> Response {
+        context.tally.note("\(LoaderError.store(failure)); the playlist came from the origin without caching")
+        let relay = UncachedRelay(origin: loader.origin, url: origin, tally: context.tally)
+        let (body, info): (Data, ContentInfo)
+        do {
+            (body, info) = try await relay.whole(maximumLength: Playlist.maximumSize)
+        } catch {
+            return ProxyResponder.failure(error)
+        }
+        do {
+            return answer(try Playlist(parsing: body), base: info.finalURL ?? origin, info: info, age: nil, to: request)
+        } catch {
+            return Self.unreadable(origin, error)
+        }
+    }
+
+    /// `playlist` with every URI a player follows routed through the proxy.
+    private func answer(_ playlist: Playlist, base: URL, info: ContentInfo, age: Duration?, to request: Request) -> Response {
+        let route = PlaylistRoute(playlist: base, token: token)
+        let rewritten = PlaylistRewriter.rewritten(playlist, base: base, route: route.path(for:))
         let text = ByteBuffer(string: rewritten.text)
         var headers = HTTPFields()
-        headers[.contentType] = content.record.contentInfo.mimeType ?? "application/vnd.apple.mpegurl"
+        headers[.contentType] = info.mimeType ?? "application/vnd.apple.mpegurl"
         headers[.contentLength] = "\(text.readableBytes)"
         headers[.cacheControl] = "no-cache"
-        if let age = content.age, age > .zero { headers[.age] = "\(age.components.seconds)" }
+        if let age, age > .zero { headers[.age] = "\(age.components.seconds)" }
         return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: text))
+    }
+
+    private static func unreadable(_ origin: URL, _ error: any Error) -> Response {
+        ProxyResponder.text(.badGateway, "the origin's playlist \(origin) cannot be read: \(error)\n")
     }
 }

@@ -31,9 +31,13 @@ struct ProxyResponder: Sendable {
         var cold: ColdStart?
         do {
             (record, cold) = try await self.record(of: origin, for: request, context: context)
-        } catch .store(.diskFull(let key, let underlying)) {
+        } catch .store(let failure) where failure.isDiskFull {
+            // Nothing could be recorded: a playlist is still rewritten, anything else relayed.
+            if PlaylistDetection.hasPlaylistExtension(origin) {
+                return await playlists.respond(to: request, origin: origin, context: context)
+            }
             let relay = UncachedRelay(origin: loader.origin, url: origin, tally: context.tally)
-            return await relay.respond(to: request, because: .store(.diskFull(key: key, underlying: underlying)))
+            return await relay.respond(to: request, because: .store(failure))
         } catch {
             return Self.failure(error)
         }

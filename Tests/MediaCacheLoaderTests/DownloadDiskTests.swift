@@ -43,22 +43,18 @@ import Testing
 
 /// The same on a real, small file system (a 4 MiB tmpfs), where the test may mount one.
 @Suite(.timeLimit(.minutes(3))) struct DownloadSmallFileSystemTests {
-    /// Mounts a tmpfs of `size` at `path`; `false` where this process may not mount.
-    static func mount(_ path: String, size: String) async throws -> Bool {
-        guard FileManager.default.isExecutableFile(atPath: "/bin/mount") else { return false }
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return try await CommandRun.run(path: "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]).status == 0
-    }
-
     @Test func aRealFullDiskFailsTheDownloadAndItCompletesAfterSpaceIsFreed() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let disk = directory.appending("disk")
-        guard try await Self.mount(disk, size: "4m") else {
+        let mounted: SmallFileSystem
+        do {
+            mounted = try SmallFileSystem.mount(at: directory.appending("disk"), bytes: 4 << 20)
+        } catch {
             // Elsewhere the injected file system's disk-full test stands in; CI must run this one.
-            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "CI runs as root so that it can mount a tmpfs")
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "\(error)")
             return
         }
+        let disk = mounted.path
         let origin = try await TestOrigin.start()
         let store = try MediaStore.open(at: disk + "/cache")
         let http = HTTPOrigin()
@@ -68,11 +64,11 @@ import Testing
             try await fillUp(disk, origin: origin, loader: loader, directory: directory) { managers.append($0) }
         } catch {
             for manager in managers { await manager.shutdown() }
-            await Self.tearDown(origin: origin, http: http, store: store, disk: disk)
+            await Self.tearDown(origin: origin, http: http, store: store, disk: mounted)
             throw error
         }
         for manager in managers { await manager.shutdown() }
-        await Self.tearDown(origin: origin, http: http, store: store, disk: disk)
+        await Self.tearDown(origin: origin, http: http, store: store, disk: mounted)
     }
 
     /// Fills the disk while a download runs, then frees it; `opened` gets each manager made.
@@ -111,11 +107,11 @@ import Testing
         #expect(state == .completed, "after space is freed: \(state)")
     }
 
-    private static func tearDown(origin: TestOrigin, http: HTTPOrigin, store: MediaStore, disk: String) async {
+    private static func tearDown(origin: TestOrigin, http: HTTPOrigin, store: MediaStore, disk: SmallFileSystem) async {
         try? await http.shutdown()
         try? await origin.stop()
         try? store.close()
-        _ = try? await CommandRun.run(path: "/bin/umount", [disk])
+        disk.unmount()
     }
 
     static func settled(_ manager: DownloadManager, _ id: String) async throws -> DownloadState {

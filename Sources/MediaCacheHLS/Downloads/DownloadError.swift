@@ -9,7 +9,7 @@ public enum DownloadError: Error, Hashable, CustomStringConvertible {
     case insufficientSpace(needed: Int64, available: Int64)
     /// The disk filled up while the download stored its bytes; what it stored is kept, and
     /// resuming it once there is space again fetches only the rest.
-    case diskFull(IOError)
+    case diskFull(key: ResourceKey?, underlying: IOError)
     /// One resource could not be fetched after every retry.
     case resourceFailed(URL, reason: String)
     /// The final check found resources not stored in full.
@@ -23,8 +23,9 @@ public enum DownloadError: Error, Hashable, CustomStringConvertible {
             "\(url) is a live playlist; only finished (VOD) presentations can be downloaded"
         case .insufficientSpace(let needed, let available):
             "the download needs about \(needed) more bytes and the disk has \(available) free"
-        case .diskFull(let error):
-            "disk full (\(error)); what was stored is kept: free space, then resume the download"
+        case .diskFull(let key, let underlying):
+            "disk full while writing \(key.map { "\($0)" } ?? "the cache") (\(underlying)); what was stored is kept: "
+                + "free space, then resume the download"
         case .resourceFailed(let url, let reason):
             "\(url.lastPathComponent) (\(url)) failed: \(reason)"
         case .incomplete(let urls):

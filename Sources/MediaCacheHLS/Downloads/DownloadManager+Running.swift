@@ -10,7 +10,7 @@ extension DownloadManager {
         } catch {
             // A pause or a removal cancelled the run and recorded it already.
             if Task.isCancelled { return }
-            ended(id, failure: "\(Self.diskFull(in: error).map(DownloadError.diskFull) ?? error)")
+            ended(id, failure: "\(Self.diskFull(in: error) ?? error)")
         }
     }
 
@@ -99,7 +99,7 @@ extension DownloadManager {
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 // Retrying cannot make room: every try would fetch bytes only to lose them.
-                if let full = Self.diskFull(in: error) { throw DownloadError.diskFull(full) }
+                if let full = Self.diskFull(in: error) { throw full }
                 failures = progressed ? 1 : failures + 1
                 guard failures < configuration.attempts else {
                     throw DownloadError.resourceFailed(unit.target.url, reason: "\(error)")
@@ -110,12 +110,12 @@ extension DownloadManager {
         }
     }
 
-    /// The full-disk error `error` is or carries, if it is one.
-    private static func diskFull(in error: any Error) -> IOError? {
+    /// ``DownloadError/diskFull(key:underlying:)`` when `error` is or carries a full disk.
+    private static func diskFull(in error: any Error) -> DownloadError? {
         switch error {
-        case MediaStoreError.diskFull(_, let underlying): underlying
-        case LoaderError.store(.diskFull(_, let underlying)): underlying
-        case DownloadError.diskFull(let underlying): underlying
+        case MediaStoreError.diskFull(let key, let underlying), LoaderError.store(.diskFull(let key, let underlying)):
+            .diskFull(key: key, underlying: underlying)
+        case let error as DownloadError: if case .diskFull = error { error } else { nil }
         default: nil
         }
     }

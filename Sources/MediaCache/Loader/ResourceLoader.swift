@@ -136,8 +136,15 @@ actor ResourceLoader {
                 if run > 0 {
                     let (source, sourceRun) = Self.source(at: reader)
                     let count = min(run, (end ?? .max) - reader.position, sourceRun)
-                    return try cachedPart(of: count, source: source, generation: record.generation, fileSpanLimit: fileSpanLimit,
-                                          to: id, &reader)
+                    do {
+                        return try cachedPart(of: count, source: source, generation: record.generation, fileSpanLimit: fileSpanLimit,
+                                              to: id, &reader)
+                    } catch .store(.dataMissing) {
+                        // The store could not read those bytes back (a data file cut short, an
+                        // encrypted block that fails authentication) and dropped them: they are
+                        // a gap now, fetched again, never served.
+                        continue
+                    }
                 }
             }
             if reader.cachedRun > 0 {

@@ -14,7 +14,7 @@ extension MediaStore {
         guard !bytes.isEmpty else { return }
         let range = ByteRange(offset: offset, length: Int64(bytes.count))
         let slot = try slot(for: key)
-        try slot.io.withSharedLock { () throws(MediaStoreError) in
+        let recorded = try slot.io.withSharedLock { () throws(MediaStoreError) -> Int64 in
             try slot.state.withLock { state throws(MediaStoreError) in
                 guard !state.isRemoved else { throw .unknownResource(key) }
                 guard state.generation == generation else {
@@ -24,19 +24,37 @@ extension MediaStore {
                     throw .beyondEnd(key: key, range: range, totalLength: length)
                 }
             }
-            try slot.withFile(on: fileSystem) { file throws(IOError) in
-                try bytes.withUnsafeBytes { buffer in Result { () throws(IOError) in try file.write(buffer, at: offset) } }.get()
+            // What the write makes durable: all of it, or the encrypted blocks it completes (the
+            // rest of its bytes wait in memory, readable but not recorded).
+            var durable = [range]
+            var forgotten: [ByteRange] = []
+            if let encryption = configuration.encryption {
+                let (length, sealed) = slot.state.withLock { state in
+                    (state.info.totalLength, state.pending.ranges.reduce(into: state.committed) { $0.insert($1) })
+                }
+                let outcome = try slot.withSealedFile(on: fileSystem, encryption: encryption) { file throws(IOError) in
+                    try file.write(bytes, at: offset, totalLength: length, durable: sealed)
+                }
+                (durable, forgotten) = (outcome.sealed, outcome.dropped)
+            } else {
+                try slot.withFile(on: fileSystem) { file throws(IOError) in
+                    try bytes.withUnsafeBytes { buffer in Result { () throws(IOError) in try file.write(buffer, at: offset) } }.get()
+                }
             }
             let now = clock.now()
             slot.state.withLock { state in
-                state.pending.insert(range)
                 state.available.insert(range)
+                forgotten.forEach { state.available.remove($0) }
+                durable.forEach { state.pending.insert($0) }
                 state.lastAccess = now
                 state.unrecordedAccess = now
             }
-            journal?.append(SpanJournal.Entry(id: slot.id, generation: generation, range: range))
+            for span in durable {
+                journal?.append(SpanJournal.Entry(id: slot.id, generation: generation, range: span))
+            }
+            return durable.reduce(0) { $0 + $1.length }
         }
-        noteUnrecordedChange(bytes: range.length)
+        noteUnrecordedChange(bytes: recorded)
     }
 
     /// Reads `range` of `key`, which must be entirely available.
@@ -45,11 +63,28 @@ extension MediaStore {
     /// - Throws: ``MediaStoreError/notCached(key:missing:)`` naming the missing ranges.
     public func read(_ range: ByteRange, from key: ResourceKey, generation: Generation? = nil) throws(MediaStoreError) -> Data {
         let slot = try slot(for: key)
-        let data = try slot.io.withSharedLock { () throws(MediaStoreError) -> Data in
+        let read = try slot.io.withSharedLock { () throws(MediaStoreError) -> Result<Data, SealedDataFile.ReadFailure> in
             try checkAvailable(range, of: slot, generation: generation)
-            return try slot.withFile(on: fileSystem) { file throws(IOError) in
-                try file.read(count: Int(range.length), at: range.lowerBound)
+            if let encryption = configuration.encryption {
+                return try slot.withSealedFile(on: fileSystem, encryption: encryption) { file in
+                    Result { () throws(SealedDataFile.ReadFailure) in try file.read(range) }
+                }
             }
+            return .success(try slot.withFile(on: fileSystem) { file throws(IOError) in
+                try file.read(count: Int(range.length), at: range.lowerBound)
+            })
+        }
+        let data: Data
+        switch read {
+        case .success(let bytes):
+            data = bytes
+        case .failure(.io(let error)):
+            throw MediaStoreError(error, key: key)
+        case .failure(.unreadable(let block)):
+            // Damaged, or sealed with another key: not cached, so fetched again; never served.
+            let lost = ByteRange(block.lowerBound, max(block.lowerBound, min(block.upperBound, range.upperBound)))
+            try dropSpans(in: block, of: slot)
+            throw .dataMissing(key: key, range: lost)
         }
         guard data.count == range.length else {
             let lost = ByteRange(range.lowerBound + Int64(data.count), range.upperBound)
@@ -67,6 +102,8 @@ extension MediaStore {
     public func fileSpan(_ range: ByteRange, of key: ResourceKey, generation: Generation? = nil)
         throws(MediaStoreError) -> StoredFileSpan?
     {
+        // Encrypted bytes must be opened before they are sent.
+        guard configuration.encryption == nil else { return nil }
         let slot = try slot(for: key)
         let span = try slot.io.withSharedLock { () throws(MediaStoreError) -> StoredFileSpan? in
             try checkAvailable(range, of: slot, generation: generation)
@@ -99,6 +136,21 @@ extension MediaStore {
             state.unrecordedAccess = now
         }
         noteUnrecordedChange(bytes: 0)
+    }
+
+    /// Forgets the spans in `block`, an encrypted block that cannot be opened.
+    private func dropSpans(in block: ByteRange, of slot: ResourceSlot) throws(MediaStoreError) {
+        try slot.io.withExclusiveLock { () throws(MediaStoreError) in
+            let committed = slot.state.withLock { state in
+                state.committed.remove(block)
+                state.pending.remove(block)
+                state.available.remove(block)
+                return state.committed
+            }
+            try indexOperation("drop unreadable block") { try index.replaceSpans(of: slot.id, with: committed) }
+        }
+        configuration.logger.warning("encrypted block failed authentication; it will be fetched again",
+                                     metadata: ["key": "\(slot.key)", "block": "\(block)"])
     }
 
     /// Forgets every span at or past `offset`: the data file ends there.

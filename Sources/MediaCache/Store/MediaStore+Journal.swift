@@ -53,7 +53,7 @@ extension MediaStore {
         guard !ranges.isEmpty else { return ByteRangeSet() }
         let size: Int64
         do {
-            size = try fileSystem.sizeOfFile(at: dataPath(for: id)) ?? 0
+            size = capacity(ofDataFileSize: try fileSystem.sizeOfFile(at: dataPath(for: id)) ?? 0)
         } catch {
             throw MediaStoreError(error, key: nil)
         }

@@ -12,7 +12,7 @@ extension MediaStore {
             guard let end = cached[resource.id] else { continue }
             let size: Int64
             do {
-                size = try fileSystem.sizeOfFile(at: dataPath(for: resource.id)) ?? 0
+                size = capacity(ofDataFileSize: try fileSystem.sizeOfFile(at: dataPath(for: resource.id)) ?? 0)
             } catch {
                 throw MediaStoreError(error, key: resource.key)
             }

@@ -77,12 +77,24 @@ public final class MediaStore: Sendable {
     /// what a killed process wrote but did not commit, reconciles the index with the data files
     /// and applies the eviction policy.
     ///
+    /// An encrypted store (``StoreConfiguration/encryption``) opens only a directory written with
+    /// its key. On one written with another key, or without encryption, it opens empty in a
+    /// directory of its own inside it and logs why, leaving the other cache as it is; so does an
+    /// unencrypted store on an encrypted directory. ``directory`` is where it opened.
+    ///
     /// - Throws: ``MediaStoreError/directoryInUse(path:ownerPID:)`` when another store owns it.
     public static func open(
         at directory: String,
         configuration: StoreConfiguration = StoreConfiguration()
     ) throws(MediaStoreError) -> MediaStore {
-        let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.path
+        do {
+            try configuration.fileSystem.createDirectory(at: root)
+        } catch {
+            throw MediaStoreError(error, key: nil)
+        }
+        let directory = try KeyedDirectory.resolve(root, encryption: configuration.encryption, fileSystem: configuration.fileSystem,
+                                                   logger: configuration.logger)
         do {
             try configuration.fileSystem.createDirectory(at: directory + "/data")
         } catch {
@@ -228,6 +240,11 @@ public final class MediaStore: Sendable {
 
     func dataPath(for id: Int64) -> String {
         "\(dataDirectory)/\(id).data"
+    }
+
+    /// How many bytes of a resource a data file of `size` bytes holds: what the index may claim.
+    func capacity(ofDataFileSize size: Int64) -> Int64 {
+        configuration.encryption == nil ? size : SealedDataFile.plaintextCapacity(ofFileSize: size)
     }
 }
 

@@ -23,6 +23,8 @@ final class ResourceSlot: Sendable {
         var validatedAt: Date?
         var isRemoved = false
         var file: (any RandomAccessFile)?
+        /// The data file as an encrypted store reads and writes it.
+        var sealed: SealedDataFile?
         var fileUsers = 0
     }
 
@@ -48,24 +50,52 @@ final class ResourceSlot: Sendable {
         on fileSystem: any FileSystem,
         _ body: (any RandomAccessFile) throws(IOError) -> Result
     ) throws(MediaStoreError) -> Result {
-        let file = try state.withLock { state throws(MediaStoreError) -> any RandomAccessFile in
-            guard !state.isRemoved else { throw MediaStoreError.unknownResource(key) }
-            if state.file == nil {
-                do throws(IOError) { state.file = try fileSystem.openFile(at: path) } catch { throw MediaStoreError(error, key: key) }
-            }
-            state.fileUsers += 1
-            return state.file!
-        }
+        let (file, _) = try use(fileSystem, encryption: nil)
         defer { state.withLock { $0.fileUsers -= 1 } }
         do throws(IOError) { return try body(file) } catch { throw MediaStoreError(error, key: key) }
     }
 
-    /// Closes the data file when nobody is using it and nothing written awaits a commit.
+    /// Runs `body` with the open data file of an encrypted store, opening it on first use.
+    func withSealedFile<Result>(
+        on fileSystem: any FileSystem, encryption: StoreEncryption,
+        _ body: (SealedDataFile) throws(IOError) -> Result
+    ) throws(MediaStoreError) -> Result {
+        let (_, sealed) = try use(fileSystem, encryption: encryption)
+        defer { state.withLock { $0.fileUsers -= 1 } }
+        guard let sealed else { preconditionFailure("an encrypted store's file opens sealed") }
+        do throws(IOError) { return try body(sealed) } catch { throw MediaStoreError(error, key: key) }
+    }
+
+    /// The open data file (sealed too when `encryption` is given), counted as in use.
+    private func use(_ fileSystem: any FileSystem, encryption: StoreEncryption?) throws(MediaStoreError)
+        -> (any RandomAccessFile, SealedDataFile?)
+    {
+        try state.withLock { state throws(MediaStoreError) -> (any RandomAccessFile, SealedDataFile?) in
+            guard !state.isRemoved else { throw MediaStoreError.unknownResource(key) }
+            do throws(IOError) {
+                if state.file == nil { state.file = try fileSystem.openFile(at: path) }
+                guard let file = state.file else { preconditionFailure("the data file was just opened") }
+                if let encryption, state.sealed == nil {
+                    state.sealed = try SealedDataFile(file: file, path: path, encryption: encryption, id: id,
+                                                      generation: state.generation)
+                }
+            } catch {
+                throw MediaStoreError(error, key: key)
+            }
+            state.fileUsers += 1
+            return (state.file!, state.sealed)
+        }
+    }
+
+    /// Closes the data file when nobody is using it, nothing written awaits a commit and no
+    /// byte waits in memory for the rest of its encrypted block.
     func closeFileIfIdle() {
         state.withLock { state in
-            guard state.fileUsers == 0, state.pending.isEmpty, let file = state.file else { return }
+            guard state.fileUsers == 0, state.pending.isEmpty, state.sealed?.hasUnsealedBytes != true,
+                  let file = state.file else { return }
             file.close()
             state.file = nil
+            state.sealed = nil
         }
     }
 
@@ -74,6 +104,7 @@ final class ResourceSlot: Sendable {
         state.withLock { state in
             state.file?.close()
             state.file = nil
+            state.sealed = nil
         }
     }
 

@@ -26,6 +26,9 @@ public struct StoreConfiguration: Sendable {
     public var fileSystem: any FileSystem = LocalFileSystem()
     /// The source of time for access times, ages and commit scheduling. Default: ``SystemClock``.
     public var clock: any MediaCacheClock = SystemClock()
+    /// Encrypts the data files at rest with the app's key; `nil` (the default) stores them as
+    /// they are. See ``StoreEncryption``.
+    public var encryption: StoreEncryption?
     /// Where the store reports commit failures and evictions.
     public var logger = Logger(label: "mediacache.store")
 

@@ -228,6 +228,17 @@ final class StoreIndex: Sendable {
         }
     }
 
+    /// Makes `spans` the resource's spans.
+    func replaceSpans(of id: Int64, with spans: ByteRangeSet) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM span WHERE resource_id = ?", arguments: [id])
+            for span in spans.ranges {
+                try db.execute(sql: "INSERT INTO span (resource_id, start, \"end\") VALUES (?, ?, ?)",
+                               arguments: [id, span.lowerBound, span.upperBound])
+            }
+        }
+    }
+
     /// Drops every span byte at or past `length` for the resource: the data file ends there.
     func truncateSpans(of id: Int64, to length: Int64) throws {
         try pool.write { db in

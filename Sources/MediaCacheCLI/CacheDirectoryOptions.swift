@@ -3,11 +3,27 @@ import Foundation
 import MediaCache
 import MediaCacheServer
 
-/// The `--cache-dir` option every command takes.
+/// The `--cache-dir` and `--encrypt-key-file` options every command takes.
 struct CacheDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
         "The cache directory; a leading ~ is your home.", discussion: "Default: \(MediaStore.defaultDirectory)", valueName: "dir"))
     var given: String = MediaStore.defaultDirectory
+
+    @Option(name: .customLong("encrypt-key-file"), help: ArgumentHelp(
+        "Encrypt the cache at rest with the key in this file: 32 bytes, or 64 hex digits (`openssl rand -hex 32`).",
+        discussion: "A cache written with another key, or none, is left as it is; this key's cache is kept apart.",
+        valueName: "file"))
+    var keyFile: String?
+
+    /// The encryption `--encrypt-key-file` asks for; `nil` without it.
+    func encryption() throws -> StoreEncryption? {
+        guard let keyFile else { return nil }
+        do {
+            return try StoreEncryption(keyFile: Self.resolve(keyFile))
+        } catch {
+            throw ValidationError("--encrypt-key-file: \(error)")
+        }
+    }
 
     /// The cache directory as every command and file uses it: `~` expanded (also when the shell
     /// left it, as in `--cache-dir=~/x`) and made absolute, as the store names it.
@@ -34,8 +50,11 @@ struct CacheDirectoryOptions: ParsableArguments {
         case server(ProxyClient)
     }
 
-    /// Opens the store with `configuration`, or reaches the server that owns the directory.
+    /// Opens the store with `configuration` (encrypted as `--encrypt-key-file` says), or reaches
+    /// the server that owns the directory.
     func open(_ configuration: StoreConfiguration) throws -> Access {
+        var configuration = configuration
+        configuration.encryption = try encryption()
         do {
             return .store(try MediaStore.open(at: directory, configuration: configuration))
         } catch .directoryInUse(let path, let owner) {

@@ -116,6 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         var storage = StoreConfiguration()
+        storage.encryption = try cache.encryption()
         storage.eviction = EvictionPolicy([.totalBytes(maxSize.bytes)] + (maxAge.map { [.age($0)] } ?? []))
         if !ignoredQueryNames.isEmpty { storage.keyNormalizer = .droppingQueryItems(ignoredQueryNames) }
         let registry = PrometheusCollectorRegistry()
@@ -143,6 +144,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.playlistFreshness = PlaylistFreshness(staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)))
 
         let store = try MediaStore.open(at: cache.directory, configuration: storage)
+        if let encryption = storage.encryption {
+            Output.line("mediacache: the cache is encrypted at rest (key \(encryption.keyIdentifier)) in \(store.directory)")
+        }
         let origin = HTTPOrigin()
         let directory = cache.directory
         do {

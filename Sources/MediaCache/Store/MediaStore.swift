@@ -38,7 +38,8 @@ public final class MediaStore: Sendable {
         var isBatchCommitQueued = false
     }
 
-    /// The cache directory.
+    /// The cache directory: the one given to ``open(at:configuration:)``, or for an encrypted
+    /// store on a directory written with another key (or none) the one it keeps apart inside it.
     public let directory: String
     /// The configuration the store was opened with.
     public let configuration: StoreConfiguration

@@ -108,6 +108,7 @@ let package = Package(
             name: "MediaCacheTesting",
             dependencies: [
                 "MediaCache",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

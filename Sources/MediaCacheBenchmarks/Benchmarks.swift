@@ -1,13 +1,13 @@
 import Foundation
 
-/// `swift run -c release mediacache-benchmarks [store|ranges|loader|origin|proxy|preload|hls|download]...`: each benchmark measures
+/// `swift run -c release mediacache-benchmarks [store|ranges|loader|origin|proxy|encryption|preload|hls|download]...`: each benchmark measures
 /// MediaCache against a reference doing the same work in the same run and prints
 /// Markdown rows with the ratio.
 @main
 enum Benchmarks {
     static func main() async throws {
         let selected = Set(CommandLine.arguments.dropFirst())
-        let all = ["store", "ranges", "loader", "origin", "proxy", "preload", "hls", "download"]
+        let all = ["store", "ranges", "loader", "origin", "proxy", "encryption", "preload", "hls", "download"]
         for name in all where selected.isEmpty || selected.contains(name) {
             switch name {
             case "store": try await StoreBenchmark().run()
@@ -15,6 +15,7 @@ enum Benchmarks {
             case "loader": try await LoaderBenchmark().run()
             case "origin": try await OriginCostBenchmark().run()
             case "proxy": try ProxyBenchmark().run()
+            case "encryption": try EncryptionBenchmark().run()
             case "hls": try await HLSBenchmark().run()
             case "download": try await DownloadBenchmark().run()
             default: try await PreloadBenchmark().run()

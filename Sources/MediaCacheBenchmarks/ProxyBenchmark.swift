@@ -66,8 +66,8 @@ struct ProxyBenchmark {
             var ours: [Double] = []
             var reference: [Double] = []
             for index in 0..<3 {
-                reference.append(try downloadRate(cache.url("\(path)?cold=\(index)").absoluteString))
-                ours.append(try downloadRate(proxyURL(proxy, nginx, "\(path)?cold=\(index)")))
+                reference.append(try Self.downloadRate(cache.url("\(path)?cold=\(index)").absoluteString))
+                ours.append(try Self.downloadRate(proxyURL(proxy, nginx, "\(path)?cold=\(index)")))
             }
             let (proxied, direct) = (ours.sorted()[1], reference.sorted()[1])
             Measure.row("\(name): transfer rate", ours: String(format: "%.0f MiB/s", proxied),
@@ -76,7 +76,7 @@ struct ProxyBenchmark {
     }
 
     /// Fetches `url` whole with curl; MiB per second.
-    private func downloadRate(_ url: String) throws -> Double {
+    static func downloadRate(_ url: String) throws -> Double {
         let run = try Tool.run("curl", ["-sf", "-o", "/dev/null", "-w", "%{speed_download}", url])
         guard let bytesPerSecond = Double(run.output) else { throw BenchmarkError("curl \(url): \(run.errorOutput)") }
         return bytesPerSecond / 1_048_576
@@ -113,12 +113,12 @@ struct ProxyBenchmark {
     }
 
     /// The release `mediacache` built beside the benchmarks, allowed to cache more than the files.
-    static func startProxy(cacheDirectory: String) throws -> ServeProcess {
+    static func startProxy(cacheDirectory: String, _ arguments: [String] = []) throws -> ServeProcess {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mediacache")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw BenchmarkError("\(binary.path) is missing; run scripts/bench, which builds it")
         }
-        return try ServeProcess.start(binary, cacheDirectory: cacheDirectory, ["--max-size", "8G"])
+        return try ServeProcess.start(binary, cacheDirectory: cacheDirectory, ["--max-size", "8G"] + arguments)
     }
 
     private func proxyURL(_ proxy: ServeProcess, _ nginx: Nginx, _ path: String) -> String {

@@ -27,19 +27,9 @@ struct ProxyHitBenchmark {
                                                     serverPID: nginx.pid))
                     ours.append(try WrkRun.run(cached, connections: connections, seconds: 4, serverPID: proxy.pid))
                 }
-                let (proxied, direct) = (Self.median(ours), Self.median(reference))
-                let label = "\(name), \(connections) connection\(connections == 1 ? "" : "s")"
-                Measure.row("\(label): transfer rate", ours: String(format: "%.0f MiB/s", proxied.mebibytesPerSecond),
-                            reference: String(format: "%.0f MiB/s", direct.mebibytesPerSecond),
-                            ratio: proxied.mebibytesPerSecond / direct.mebibytesPerSecond)
-                Measure.row("\(label): server CPU per GiB", ours: String(format: "%.2f s", proxied.cpuSecondsPerGiB),
-                            reference: String(format: "%.2f s", direct.cpuSecondsPerGiB),
-                            ratio: proxied.cpuSecondsPerGiB / direct.cpuSecondsPerGiB)
+                WrkRun.rows("\(name), \(connections) connection\(connections == 1 ? "" : "s")",
+                            ours: WrkRun.median(ours), reference: WrkRun.median(reference))
             }
         }
-    }
-
-    private static func median(_ runs: [WrkRun]) -> WrkRun {
-        runs.sorted { $0.mebibytesPerSecond < $1.mebibytesPerSecond }[runs.count / 2]
     }
 }

@@ -24,6 +24,21 @@ struct WrkRun {
         return WrkRun(mebibytesPerSecond: mebibytes / elapsed, cpuSecondsPerGiB: used / (mebibytes / 1024))
     }
 
+    /// The run of median rate among `runs`.
+    static func median(_ runs: [WrkRun]) -> WrkRun {
+        runs.sorted { $0.mebibytesPerSecond < $1.mebibytesPerSecond }[runs.count / 2]
+    }
+
+    /// Two table rows, rate and server CPU per GiB, for `ours` against `reference`.
+    static func rows(_ label: String, ours: WrkRun, reference: WrkRun) {
+        Measure.row("\(label): transfer rate", ours: String(format: "%.0f MiB/s", ours.mebibytesPerSecond),
+                    reference: String(format: "%.0f MiB/s", reference.mebibytesPerSecond),
+                    ratio: ours.mebibytesPerSecond / reference.mebibytesPerSecond)
+        Measure.row("\(label): server CPU per GiB", ours: String(format: "%.2f s", ours.cpuSecondsPerGiB),
+                    reference: String(format: "%.2f s", reference.cpuSecondsPerGiB),
+                    ratio: ours.cpuSecondsPerGiB / reference.cpuSecondsPerGiB)
+    }
+
     /// The user and system CPU time process `pid` has used, all its threads together.
     static func cpuSeconds(of pid: pid_t) throws -> Double {
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)

@@ -5,7 +5,8 @@
 //
 // By default it commits often and changes versions now and then. With `uncommitted` it never
 // commits, keeps versions, and prints `wrote NAME VERSION OFFSET LENGTH` after each write, so
-// that a test can check that every announced write survives the kill.
+// that a test can check that every announced write survives the kill. With
+// MEDIACACHE_CRASH_ENCRYPTED=1 in its environment it encrypts the store with CrashWorkload's key.
 import Foundation
 import MediaCache
 import MediaCacheTesting
@@ -24,6 +25,9 @@ configuration.eviction = .unlimited
 configuration.commitBatchBytes = commits ? 256 << 10 : .max
 configuration.commitInterval = commits ? .milliseconds(20) : .seconds(3600)
 configuration.logger.logLevel = .warning
+if ProcessInfo.processInfo.environment[CrashWorkload.encryptionVariable] == "1" {
+    configuration.encryption = CrashWorkload.encryption
+}
 let store = try MediaStore.open(at: arguments[1], configuration: configuration)
 var announced = false
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MediaCache
 
@@ -8,6 +9,18 @@ public enum CrashWorkload {
     public static let names = (0..<4).map { "resource\($0).bin" }
     /// The length of every resource.
     public static let length: Int64 = 4 << 20
+
+    /// The encryption of the encrypted crash test: a fixed key, so that the writer and the
+    /// checking store agree.
+    public static var encryption: StoreEncryption {
+        guard let encryption = try? StoreEncryption(key: SymmetricKey(data: Data(repeating: 0x3c, count: 32))) else {
+            preconditionFailure("a 32-byte key is a valid key")
+        }
+        return encryption
+    }
+
+    /// The environment variable that makes the crash writer encrypt its store (`1`).
+    public static let encryptionVariable = "MEDIACACHE_CRASH_ENCRYPTED"
 
     /// The URL of resource `name`.
     public static func url(_ name: String) -> URL {

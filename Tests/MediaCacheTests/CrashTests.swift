@@ -9,8 +9,9 @@ import Testing
 ///
 /// `MEDIACACHE_CRASH_CYCLES` raises the number of cycles (`scripts/crash-soak` runs hundreds).
 @Suite struct CrashTests {
-    @Test(.timeLimit(.minutes(10)))
-    func theIndexNeverClaimsBytesThatWereNotWritten() throws {
+    /// Encrypted, only sealed blocks may be claimed, and each must open and hold what was written.
+    @Test(.timeLimit(.minutes(10)), arguments: [false, true])
+    func theIndexNeverClaimsBytesThatWereNotWritten(encrypted: Bool) throws {
         let cycles = ProcessInfo.processInfo.environment["MEDIACACHE_CRASH_CYCLES"].flatMap(Int.init) ?? 20
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -19,7 +20,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
 
         for cycle in 1...cycles {
-            let process = try ChildProcess.spawn(path: writer.path, [directory.path, "\(cycle)"], capturingOutput: true)
+            let process = try ChildProcess.spawn(path: writer.path, [directory.path, "\(cycle)"],
+                                                 environment: encrypted ? [CrashWorkload.encryptionVariable: "1"] : [:],
+                                                 capturingOutput: true)
             let announcement = process.readAvailable()
             try #require(String(decoding: announcement, as: UTF8.self).hasPrefix("ready"),
                          "the writer did not start (cycle \(cycle))")
@@ -27,7 +30,9 @@ import Testing
             process.send(SIGKILL)
             #expect(process.waitForExit() == 128 + SIGKILL, "the writer exited by itself (cycle \(cycle))")
 
-            let store = try MediaStore.open(at: directory.path, configuration: Self.configuration)
+            var configuration = Self.configuration
+            if encrypted { configuration.encryption = CrashWorkload.encryption }
+            let store = try MediaStore.open(at: directory.path, configuration: configuration)
             let result = try CrashWorkload.verify(store)
             try store.close()
             #expect(result.mismatches.isEmpty, "cycle \(cycle): \(result.mismatches.prefix(5))")

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// A data file of an encrypted store (see ``StoreEncryption``): the resource's bytes in
-/// blocks, each sealed once with ChaCha20-Poly1305.
+/// blocks, each sealed once with AES-256-GCM.
 ///
 /// Layout: a header of 32 bytes (the magic `MCSEAL01`, then a random salt of 24 bytes), then
 /// block `i` of the plaintext (``StoreEncryption/blockSize`` bytes, the resource's last block
@@ -129,6 +129,13 @@ final class SealedDataFile: Sendable {
 
     /// The plaintext of `range`, from blocks waiting in memory or sealed on disk.
     func read(_ range: ByteRange) throws(ReadFailure) -> Data {
+        let first = range.lowerBound / Int64(Self.blockSize)
+        if range.lowerBound == first * Int64(Self.blockSize), range.length == Int64(Self.blockSize) {
+            // One whole block, as sequential readers ask: its plaintext as it is, without a copy.
+            let plain = try plaintext(of: first, covering: ByteRange(0, range.length))
+            guard plain.count == Self.blockSize else { throw .unreadable(ByteRange(range.lowerBound, range.upperBound)) }
+            return plain
+        }
         var result = Data(capacity: Int(range.length))
         for index in Self.blocks(in: range) {
             let start = index * Int64(Self.blockSize)
@@ -159,18 +166,18 @@ final class SealedDataFile: Sendable {
             throw .io(error)
         }
         guard sealed.count > Self.tagSize,
-              let box = try? ChaChaPoly.SealedBox(nonce: Self.nonce(index), ciphertext: sealed.dropLast(Self.tagSize),
+              let box = try? AES.GCM.SealedBox(nonce: Self.nonce(index), ciphertext: sealed.dropLast(Self.tagSize),
                                                   tag: sealed.suffix(Self.tagSize)),
-              let plain = try? ChaChaPoly.open(box, using: key, authenticating: context + Self.bigEndian(index))
+              let plain = try? AES.GCM.open(box, using: key, authenticating: context + Self.bigEndian(index))
         else { throw unreadable }
         state.withLock { $0.opened = (index, plain) }
         return plain
     }
 
     private func seal(_ plaintext: Data, index: Int64) throws(IOError) {
-        let box: ChaChaPoly.SealedBox
+        let box: AES.GCM.SealedBox
         do {
-            box = try ChaChaPoly.seal(plaintext, using: key, nonce: Self.nonce(index), authenticating: context + Self.bigEndian(index))
+            box = try AES.GCM.seal(plaintext, using: key, nonce: Self.nonce(index), authenticating: context + Self.bigEndian(index))
         } catch {
             throw IOError(operation: "encrypt block \(index)", path: path, code: EINVAL)
         }
@@ -200,10 +207,10 @@ final class SealedDataFile: Sendable {
         headerSize + index * Int64(blockSize + tagSize)
     }
 
-    private static func nonce(_ index: Int64) -> ChaChaPoly.Nonce {
+    private static func nonce(_ index: Int64) -> AES.GCM.Nonce {
         // Twelve bytes, four zero bytes and then the index: never refused. The key is the file's own.
-        guard let nonce = try? ChaChaPoly.Nonce(data: Data(count: 4) + bigEndian(index)) else {
-            preconditionFailure("a ChaCha20-Poly1305 nonce has twelve bytes")
+        guard let nonce = try? AES.GCM.Nonce(data: Data(count: 4) + bigEndian(index)) else {
+            preconditionFailure("an AES-GCM nonce of twelve bytes is valid")
         }
         return nonce
     }

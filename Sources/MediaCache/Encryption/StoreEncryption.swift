@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// Encryption at rest for a ``MediaStore`` (opt-in): every data file, and so every cached
-/// segment, playlist, key and download, is stored encrypted with ChaCha20-Poly1305 in blocks of
+/// segment, playlist, key and download, is stored encrypted with AES-256-GCM in blocks of
 /// ``blockSize`` bytes, so that random access and partial caching work as without it.
 ///
 /// The key is the app's: 32 bytes it keeps, on Apple platforms typically in the Keychain.

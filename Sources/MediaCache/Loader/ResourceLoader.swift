@@ -192,7 +192,11 @@ actor ResourceLoader {
                     return .file(FileChunk(span: span, source: source))
                 }
             }
-            let range = ByteRange(offset: reader.position, length: min(available, Int64(configuration.chunkSize)))
+            // A reader that takes spans takes as many bytes at once when the store has no span to
+            // give (an encrypted store, a file system without descriptors), up to a mebibyte:
+            // one read of the store, not sixteen.
+            let limit = fileSpanLimit.map { min($0, Self.largestRead) } ?? Int64(configuration.chunkSize)
+            let range = ByteRange(offset: reader.position, length: min(available, max(limit, Int64(configuration.chunkSize))))
             let bytes = try store.read(range, from: key, generation: generation)
             deliver(offset: range.lowerBound, count: range.length, source: source, of: generation, to: id, &reader)
             return .bytes(ByteChunk(offset: range.lowerBound, bytes: bytes, source: source))
@@ -200,6 +204,9 @@ actor ResourceLoader {
             throw .store(error)
         }
     }
+
+    /// The most cached bytes one read of the store hands a reader that takes file spans.
+    static let largestRead: Int64 = 1 << 20
 
     /// The reader's next chunk from the bytes fetches just wrote, when they hold its position.
     private func recentChunk(_ id: ReaderID, reader: inout Reader) -> ByteChunk? {

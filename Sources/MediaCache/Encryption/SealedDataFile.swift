@@ -48,6 +48,9 @@ final class SealedDataFile: Sendable {
 
     private struct State {
         var partials: [Int64: PartialBlock] = [:]
+        /// The indexes of the blocks this process sealed (as ranges of indexes): a writer whose
+        /// view of what is durable predates another's seal must not seal the block again.
+        var sealed = ByteRangeSet()
         var uses: UInt64 = 0
         /// The last block opened, for readers that take it in several chunks.
         var opened: (index: Int64, bytes: Data)?
@@ -95,11 +98,12 @@ final class SealedDataFile: Sendable {
             var outcome = Outcome()
             for index in Self.blocks(in: range) {
                 let block = Self.block(index, totalLength: totalLength)
-                guard !durable.gaps(in: block).isEmpty, let piece = range.intersection(block) else { continue }
+                guard !durable.gaps(in: block).isEmpty, !state.sealed.contains(index),
+                      let piece = range.intersection(block) else { continue }
                 let slice = bytes[(bytes.startIndex + Int(piece.lowerBound - offset)) ..< (bytes.startIndex + Int(piece.upperBound - offset))]
                 if piece == block {
                     state.partials[index] = nil
-                    try seal(Data(slice), index: index)
+                    try seal(Data(slice), index: index, in: &state)
                     outcome.sealed.append(block)
                     continue
                 }
@@ -111,7 +115,7 @@ final class SealedDataFile: Sendable {
                 partial.lastUse = state.uses
                 if partial.filled.contiguousLength(from: 0) >= block.length {
                     state.partials[index] = nil
-                    try seal(partial.bytes.prefix(Int(block.length)), index: index)
+                    try seal(partial.bytes.prefix(Int(block.length)), index: index, in: &state)
                     outcome.sealed.append(block)
                 } else {
                     state.partials[index] = partial
@@ -174,7 +178,7 @@ final class SealedDataFile: Sendable {
         return plain
     }
 
-    private func seal(_ plaintext: Data, index: Int64) throws(IOError) {
+    private func seal(_ plaintext: Data, index: Int64, in state: inout State) throws(IOError) {
         let box: AES.GCM.SealedBox
         do {
             box = try AES.GCM.seal(plaintext, using: key, nonce: Self.nonce(index), authenticating: context + Self.bigEndian(index))
@@ -183,6 +187,7 @@ final class SealedDataFile: Sendable {
         }
         let sealed = box.ciphertext + box.tag
         try sealed.withUnsafeBytes { buffer in Result { () throws(IOError) in try file.write(buffer, at: Self.position(of: index)) } }.get()
+        state.sealed.insert(ByteRange(index, index + 1))
     }
 
     /// How many plaintext bytes a data file of `size` bytes can hold: what the index may claim.

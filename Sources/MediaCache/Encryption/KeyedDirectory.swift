@@ -19,8 +19,9 @@ enum KeyedDirectory {
         guard let encryption else {
             guard let owner else { return root }
             let own = root + "/unencrypted"
-            logger.error("the cache directory is encrypted; opened without its key, it is left as it is and an empty unencrypted cache is used instead", metadata: [
-                "directory": "\(root)", "key": "\(owner)", "instead": "\(own)"])
+            logger.error(
+                "the cache directory is encrypted; opened without its key, it is left as it is and an empty unencrypted cache is used instead",
+                metadata: ["directory": "\(root)", "key": "\(owner)", "instead": "\(own)"])
             return own
         }
         let identifier = encryption.keyIdentifier
@@ -30,8 +31,9 @@ enum KeyedDirectory {
             return root
         }
         let own = root + "/key-" + identifier
-        logger.error("the cache directory holds a cache written \(owner.map { "with another key (\($0))" } ?? "without encryption"); it is left as it is and this key's cache is kept apart", metadata: [
-            "directory": "\(root)", "key": "\(identifier)", "instead": "\(own)"])
+        let written = owner.map { "with another key (\($0))" } ?? "without encryption"
+        logger.error("the cache directory holds a cache written \(written); it is left as it is and this key's cache is kept apart",
+                     metadata: ["directory": "\(root)", "key": "\(identifier)", "instead": "\(own)"])
         if try marker(in: own, fileSystem) != identifier {
             try writeMarker(identifier, in: own, fileSystem)
         }

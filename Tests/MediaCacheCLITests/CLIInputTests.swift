@@ -55,6 +55,9 @@ import Testing
         (["url", "http://user:pw@cdn.example/a.mp4"], "user name or password"),
         (["url", "ftp://cdn.example/a.mp4"], "not an http or https URL"),
         (["url", "cdn.example/a.mp4"], "not an absolute URL"),
+        (["url", "http://cdn.example:84430/a.mp4"], "a port is 1 to 65535"),
+        (["serve", "--encrypt-key-file", "/nonexistent/cache.key"], "cannot read the key file /nonexistent/cache.key"),
+        (["ls", "--encrypt-key-file", "/nonexistent/cache.key"], "--encrypt-key-file: cannot read the key file"),
     ])
     func valuesOutOfRangeAreRefusedWithWhatIsAccepted(_ arguments: [String], _ accepted: String) throws {
         defer { directory.remove() }

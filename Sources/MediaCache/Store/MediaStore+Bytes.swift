@@ -30,7 +30,9 @@ extension MediaStore {
             var forgotten: [ByteRange] = []
             if let encryption = configuration.encryption {
                 let (length, sealed) = slot.state.withLock { state in
-                    (state.info.totalLength, state.pending.ranges.reduce(into: state.committed) { $0.insert($1) })
+                    var sealed = state.committed
+                    sealed.formUnion(state.pending)
+                    return (state.info.totalLength, sealed)
                 }
                 let outcome = try slot.withSealedFile(on: fileSystem, encryption: encryption) { file throws(IOError) in
                     try file.write(bytes, at: offset, totalLength: length, durable: sealed)

@@ -73,17 +73,22 @@ final class ResourceSlot: Sendable {
         try state.withLock { state throws(MediaStoreError) -> (any RandomAccessFile, SealedDataFile?) in
             guard !state.isRemoved else { throw MediaStoreError.unknownResource(key) }
             do throws(IOError) {
-                if state.file == nil { state.file = try fileSystem.openFile(at: path) }
-                guard let file = state.file else { preconditionFailure("the data file was just opened") }
+                let file: any RandomAccessFile
+                if let open = state.file {
+                    file = open
+                } else {
+                    file = try fileSystem.openFile(at: path)
+                    state.file = file
+                }
                 if let encryption, state.sealed == nil {
                     state.sealed = try SealedDataFile(file: file, path: path, encryption: encryption, id: id,
                                                       generation: state.generation)
                 }
+                state.fileUsers += 1
+                return (file, state.sealed)
             } catch {
                 throw MediaStoreError(error, key: key)
             }
-            state.fileUsers += 1
-            return (state.file!, state.sealed)
         }
     }
 

@@ -38,6 +38,7 @@ import Testing
 
     @Test func anAssetListsItsPlaylistsWithTheSecondsCached() throws {
         let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
         let store = try fixture.open()
         defer { try? store.close() }
         try Self.film(in: store, played: 3)
@@ -62,6 +63,7 @@ import Testing
 
     @Test func aMediaPlaylistPlayedAloneJoinsItsMultivariantPlaylistLater() throws {
         let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
         let store = try fixture.open()
         defer { try? store.close() }
         try store.recordPlaylist(Self.url("720/index.m3u8"), generation: .initial, members: Self.segments("720", count: 2))
@@ -76,6 +78,7 @@ import Testing
 
     @Test func removingAnAssetRemovesItsResourcesButNotWhatAnotherShares() throws {
         let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
         let store = try fixture.open()
         defer { try? store.close() }
         try Self.film(in: store, played: 2)
@@ -93,6 +96,7 @@ import Testing
     @Test func evictionTakesOldSegmentsAndKeepsWhatTheRestNeedsToPlay() throws {
         let clock = ManualClock()
         let fixture = try StoreFixture { $0.clock = clock }
+        defer { fixture.directory.remove() }
         let store = try fixture.open()
         defer { try? store.close() }
         try Self.film(in: store, played: 0)

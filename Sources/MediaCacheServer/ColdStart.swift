@@ -26,7 +26,7 @@ struct ColdStart {
     /// when the answer must be planned first.
     static func request(range: String?, ifRange: String?) -> ByteRequest? {
         guard ifRange == nil else { return nil }
-        guard let range else { return ByteRequest(offset: 0) }
+        guard let range else { return ByteRequest(offset: 0, takesAll: true) }
         switch RangeResponsePlan.parse(range) {
         case .from(let first, let last):
             return last.map { ByteRequest(offset: first, length: $0 - first + 1) } ?? ByteRequest(offset: first)

@@ -31,7 +31,9 @@ public struct RangeResponsePlan: Hashable, Sendable {
     public init(range: String?, ifRange: String?, info: ContentInfo) {
         let total = info.totalLength
         guard let range, let total, Self.validatorMatches(ifRange, info), let spec = Self.parse(range) else {
-            self = RangeResponsePlan(status: 200, bytes: ByteRequest(offset: 0), contentRange: nil, contentLength: total)
+            // Without a Range header the client asked for the whole response and will take it.
+            self = RangeResponsePlan(status: 200, bytes: ByteRequest(offset: 0, takesAll: range == nil),
+                                     contentRange: nil, contentLength: total)
             return
         }
         switch spec {

@@ -33,6 +33,22 @@ import Testing
         }
     }
 
+    @Test func aClientThatAsksForAWholeResponseGetsTheLargestLeadAndAPlayersRangeTheFirst() async throws {
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: 8 << 20, seed: 44)
+            proxy.origin.serve("/whole.mp4", content: content)
+            proxy.origin.serve("/player.mp4", content: content)
+            let whole = try await proxy.request(proxy.proxied("/whole.mp4"))
+            let player = try await proxy.request(proxy.proxied("/player.mp4"), headers: [("Range", "bytes=0-")])
+            #expect(Bytes(whole.body) == Bytes(content.bytes(in: 0..<(8 << 20))))
+            #expect(Bytes(player.body) == Bytes(content.bytes(in: 0..<(8 << 20))))
+            let readahead = LoaderConfiguration().readahead, initial = LoaderConfiguration().initialReadahead
+            #expect(ranges(proxy, "/whole.mp4").first == "GET bytes=0-\(readahead - 1)", "\(ranges(proxy, "/whole.mp4"))")
+            #expect(ranges(proxy, "/player.mp4").first == "GET bytes=0-\(initial - 1)", "\(ranges(proxy, "/player.mp4"))")
+            #expect(proxy.origin.bytesSent(for: "/whole.mp4") == 8 << 20 && proxy.origin.bytesSent(for: "/player.mp4") == 8 << 20)
+        }
+    }
+
     @Test func answersThatNeedTheLengthOrValidatorsFirstStillProbe() async throws {
         try await ProxyHarness.run { proxy in
             let content = TestOrigin.Content.pattern(length: Self.length, seed: 42)

@@ -13,6 +13,14 @@ import Testing
         #expect(decision == .request(upTo: 100))
     }
 
+    @Test func aReaderThatTakesAllGetsTheLargestLeadAtOnceAndABoundedOneItsBytes() {
+        let whole = RequestPacing.Reader(position: 0, end: nil, takesAll: true)
+        #expect(pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [whole], limit: nil) == .request(upTo: 800),
+                "the largest lead, within one request's window")
+        let bounded = RequestPacing.Reader(position: 0, end: 50, takesAll: true)
+        #expect(pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [bounded], limit: nil) == .request(upTo: 50))
+    }
+
     @Test func theLeadGrowsWithWhatReadersConsumedUpToTheMaximum() {
         #expect(pacing.lead(consumed: 0, learned: 0) == 100)
         #expect(pacing.lead(consumed: 8_000, learned: 0) == 500)

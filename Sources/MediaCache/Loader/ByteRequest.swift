@@ -11,12 +11,23 @@ public struct ByteRequest: Hashable, Sendable, CustomStringConvertible {
     public var offset: Int64
     /// How many bytes are wanted; `nil` means everything to the end of the resource.
     public var length: Int64?
+    /// Whether the reader will take every byte it asks for, as a client that asked for a whole
+    /// response (no `Range` header) does. An open-ended fetch for such a reader asks for
+    /// ``LoaderConfiguration/readahead`` from its first request; one for a player's
+    /// `bytes=0-`, which often stops after a few hundred kilobytes, starts with
+    /// ``LoaderConfiguration/initialReadahead`` and grows with what the player takes.
+    public var takesAll: Bool
 
     /// Creates a request; `length` `nil` reads to the end.
-    public init(offset: Int64, length: Int64? = nil) {
+    ///
+    /// ```swift
+    /// ByteRequest(offset: 0, takesAll: true)   // a GET without a Range header
+    /// ```
+    public init(offset: Int64, length: Int64? = nil, takesAll: Bool = false) {
         precondition(offset >= 0 && (length ?? 0) >= 0, "invalid byte request \(offset), \(String(describing: length))")
         self.offset = offset
         self.length = length
+        self.takesAll = takesAll
     }
 
     /// The request for exactly `range`.

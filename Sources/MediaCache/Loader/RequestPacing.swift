@@ -9,8 +9,9 @@
 /// ``leadAfterStall(_:)``). The next request goes out once the reader is within a quarter of a
 /// lead of the bytes asked for, while the current one is still arriving, and tops them up to a
 /// full lead: each request asks for three quarters of a lead, so a long read costs few
-/// requests, and on a link whose round trip the lead covers the reader never waits. A bounded
-/// read asks for exactly its bytes.
+/// requests, and on a link whose round trip the lead covers the reader never waits. A reader
+/// that will take everything it asked for (a client that asked for a whole response) gets the
+/// largest lead at once. A bounded read asks for exactly its bytes.
 struct RequestPacing: Equatable {
     /// The first lead of an open-ended fetch.
     let initialLead: Int64
@@ -25,6 +26,9 @@ struct RequestPacing: Equatable {
         var position: Int64
         /// One past its last byte; `nil` reads to the end.
         var end: Int64?
+        /// Whether it will take every byte it asked for (``ByteRequest/takesAll``): an
+        /// open-ended one gets the largest lead at once.
+        var takesAll = false
     }
 
     /// What the fetch should do now.
@@ -68,7 +72,8 @@ struct RequestPacing: Equatable {
                 learned: Int64 = 0) -> Decision {
         guard let furthest = readers.map(\.position).max() else { return .done }
         if let limit, requested >= limit { return .done }
-        let lead = lead(consumed: max(0, furthest - start), learned: learned)
+        let takesAll = readers.contains { $0.end == nil && $0.takesAll }
+        let lead = takesAll ? maximumLead : lead(consumed: max(0, furthest - start), learned: learned)
         var wanted: Int64 = 0
         var isBounded = true
         for reader in readers {

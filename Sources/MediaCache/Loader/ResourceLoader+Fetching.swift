@@ -71,7 +71,7 @@ extension ResourceLoader {
         let nextFetch = plan.fetches.lazy.filter { $0.key != id && $0.value.start >= requested }.map(\.value.start).min()
         let limit = [fetch.end, record?.contentInfo.totalLength, nextCached, nextFetch].compactMap { $0 }.min()
         let attached = plan.readers(of: id).compactMap { readers[$0] }
-            .map { RequestPacing.Reader(position: $0.position, end: $0.end) }
+            .map { RequestPacing.Reader(position: $0.position, end: $0.end, takesAll: $0.takesAll) }
         let decision = pacing.decide(start: fetch.start, requested: requested, inFlight: inFlight, readers: attached,
                                      limit: limit, learned: learnedLead)
         if case .request(let end) = decision { plan.fetch(id, requested: end) }

@@ -16,6 +16,8 @@ actor ResourceLoader {
     struct Reader {
         var position: Int64
         var end: Int64?
+        /// Whether it will take every byte it asked for (``ByteRequest/takesAll``).
+        var takesAll: Bool
         /// The generation of the bytes delivered so far; `nil` until the first chunk.
         var generation: Generation?
         /// What was cached when the reader came: bytes from it count as ``ByteChunk/Source/cache``,
@@ -95,7 +97,8 @@ actor ResourceLoader {
         let id = nextReaderID
         nextReaderID += 1
         let cached = (try? store.availableRanges(for: key)) ?? ByteRangeSet()
-        readers[id] = Reader(position: request.offset, end: request.end, cachedAtStart: cached, purpose: purpose)
+        readers[id] = Reader(position: request.offset, end: request.end, takesAll: request.takesAll,
+                             cachedAtStart: cached, purpose: purpose)
         return id
     }
 

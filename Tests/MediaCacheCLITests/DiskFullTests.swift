@@ -45,9 +45,17 @@ import Testing
         // The download and a player start; the disk fills while both are under way.
         origin.setMisbehavior(TestOrigin.Misbehavior(bytesPerSecond: 8 << 20), for: Self.film)
         origin.setMisbehavior(TestOrigin.Misbehavior(bytesPerSecond: 8 << 20), for: Self.playing)
+        // Each is under way before the disk fills: the download past its check for room (one
+        // that starts on a full disk is refused before it fetches), the player's first
+        // megabyte sent; at 8 MiB/s both have more than a second to go.
         let download = try await client.startDownload(Self.film)
+        let started = try await client.waitForDownload(download) { $0.bytesOnDisk >= 1 << 20 || $0.state != "downloading" }
+        #expect(started.state == "downloading", "\(started.state): \(started.error ?? "")")
         let player = Task { try await client.play(Self.playing) }
-        try await Task.sleep(for: .milliseconds(400))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while origin.bytesSent(for: Self.playing) < 1 << 20, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         try disk.fill(leaving: 256 << 10)
         try await player.value
         // A player that starts on the full disk is answered from the origin too.

@@ -12,10 +12,11 @@ public struct ByteRequest: Hashable, Sendable, CustomStringConvertible {
     /// How many bytes are wanted; `nil` means everything to the end of the resource.
     public var length: Int64?
     /// Whether the reader will take every byte it asks for, as a client that asked for a whole
-    /// response (no `Range` header) does. An open-ended fetch for such a reader asks for
-    /// ``LoaderConfiguration/readahead`` from its first request; one for a player's
-    /// `bytes=0-`, which often stops after a few hundred kilobytes, starts with
-    /// ``LoaderConfiguration/initialReadahead`` and grows with what the player takes.
+    /// response (no `Range` header) does. An open-ended fetch starts with
+    /// ``LoaderConfiguration/initialReadahead`` beyond its reader; for such a reader it asks for
+    /// ``LoaderConfiguration/readahead`` once the first bytes were taken, where for a player's
+    /// `bytes=0-`, which often stops after a few hundred kilobytes, the lead grows with what
+    /// the player takes.
     public var takesAll: Bool
 
     /// Creates a request; `length` `nil` reads to the end.

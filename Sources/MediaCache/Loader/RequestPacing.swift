@@ -11,7 +11,8 @@
 /// full lead: each request asks for three quarters of a lead, so a long read costs few
 /// requests, and on a link whose round trip the lead covers the reader never waits. A reader
 /// that will take everything it asked for (a client that asked for a whole response) gets the
-/// largest lead at once. A bounded read asks for exactly its bytes.
+/// largest lead as soon as it has taken its first bytes. A bounded read asks for exactly its
+/// bytes.
 struct RequestPacing: Equatable {
     /// The first lead of an open-ended fetch.
     let initialLead: Int64
@@ -72,7 +73,10 @@ struct RequestPacing: Equatable {
                 learned: Int64 = 0) -> Decision {
         guard let furthest = readers.map(\.position).max() else { return .done }
         if let limit, requested >= limit { return .done }
-        let takesAll = readers.contains { $0.end == nil && $0.takesAll }
+        // A reader that takes all gets the largest lead once it has taken its first bytes;
+        // until then the lead stays small, so that those bytes are not queued behind megabytes
+        // arriving at once.
+        let takesAll = furthest > start && readers.contains { $0.end == nil && $0.takesAll }
         let lead = takesAll ? maximumLead : lead(consumed: max(0, furthest - start), learned: learned)
         var wanted: Int64 = 0
         var isBounded = true

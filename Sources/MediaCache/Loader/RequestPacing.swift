@@ -28,7 +28,7 @@ struct RequestPacing: Equatable {
         /// One past its last byte; `nil` reads to the end.
         var end: Int64?
         /// Whether it will take every byte it asked for (``ByteRequest/takesAll``): an
-        /// open-ended one gets the largest lead at once.
+        /// open-ended one gets the largest lead once it has taken its first bytes.
         var takesAll = false
     }
 

@@ -140,7 +140,7 @@ extension DownloadManager {
             return ranges.ranges.flatMap { available.gaps(in: $0) }.map { ByteRequest($0) }
         }
         guard let record, let length = record.contentInfo.totalLength else {
-            // A download takes every byte: the fetch may ask for its largest lead at once.
+            // A download takes every byte: once the first arrived, the fetch asks for its largest lead.
             return [ByteRequest(offset: available.contiguousLength(from: 0), takesAll: true)]
         }
         return available.gaps(in: ByteRange(0, length)).map { ByteRequest($0) }

@@ -37,10 +37,14 @@ final class ResponseTally: Sendable {
     var snapshot: Counts { counts.withLock { $0 } }
 
     func add(_ part: ReadPart) {
+        add(part.count, from: part.source)
+    }
+
+    func add(_ count: Int64, from source: ByteChunk.Source) {
         counts.withLock { counts in
-            switch part.source {
-            case .cache: counts.fromCache += part.count
-            case .network: counts.fromOrigin += part.count
+            switch source {
+            case .cache: counts.fromCache += count
+            case .network: counts.fromOrigin += count
             }
         }
     }

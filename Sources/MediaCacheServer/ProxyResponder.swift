@@ -67,6 +67,7 @@ struct ProxyResponder: Sendable {
         let connectionClosed = context.connectionClosed
         let relay = UncachedRelay(origin: loader.origin, url: origin, tally: tally)
         let validator = record.contentInfo.ifRangeValidator
+        let firstSpan = Self.firstFileSpan(of: bytes, cached: record.available, totalLength: record.contentInfo.totalLength)
         return Response(status: status, headers: headers, body: ResponseBody { writer in
             // A client that goes away stops the read at once, even while it waits for the
             // network: nothing is fetched for a player that left.
@@ -78,17 +79,18 @@ struct ProxyResponder: Sendable {
             // uncached.
             var position = bytes.offset
             do {
-                var spanLimit = Self.firstFileSpan
+                var spanLimit = firstSpan
                 var next = first.map(ReadPart.bytes)
                 if next == nil { next = try await chunks.nextPart(fileSpansUpTo: spanLimit) }
                 while let part = next {
-                    tally.add(part)
                     position += part.count
                     switch part {
                     case .bytes(let chunk):
+                        tally.add(part)
                         try await writer.write(ByteBuffer(bytes: chunk.bytes))
                     case .file(let chunk):
-                        try await FileSpans.write(chunk, to: &writer)
+                        let source = chunk.source
+                        try await FileSpans.write(chunk.reportingSent { tally.add($0.length, from: source) }, to: &writer)
                         spanLimit = min(2 * spanLimit, Self.largestFileSpan)
                     }
                     next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
@@ -117,6 +119,20 @@ struct ProxyResponder: Sendable {
     /// has its reader far ahead, while a long hit costs a few spans, not one per 256 KiB.
     static let firstFileSpan: Int64 = 256 << 10
     static let largestFileSpan: Int64 = 4 << 20
+
+    /// The most cached bytes the first file span of a response for `bytes` sends: all of
+    /// them when the cache holds every byte of the response, otherwise ``firstFileSpan``.
+    ///
+    /// A span's bytes count as served only as they leave (``FileRegionSender``), so a large
+    /// span costs a client that stops early nothing; what keeps spans small is the reader's
+    /// position, which paces the fetch of a gap after them. With no gap left in the response
+    /// there is nothing to pace, and one span sends it all for one wake-up of the response's
+    /// task instead of one per span.
+    static func firstFileSpan(of bytes: ByteRequest, cached available: ByteRangeSet, totalLength: Int64?) -> Int64 {
+        guard let end = [bytes.end, totalLength].compactMap({ $0 }).min(), end > bytes.offset,
+              available.contiguousLength(from: bytes.offset) >= end - bytes.offset else { return firstFileSpan }
+        return end - bytes.offset
+    }
 
     /// The resource's record: the stored one; for a `GET` of a resource nothing is known of,
     /// the one its read's answer brings (see ``ColdStart``), with that read; otherwise the

@@ -177,6 +177,18 @@ struct RawClient {
         }
     }
 
+    /// Reads until at least `count` bytes arrived or the connection ended; returns how many did.
+    func receive(atLeast count: Int) -> Int {
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while received < count {
+            let read = buffer.withUnsafeMutableBytes { recv(socket.descriptor, $0.baseAddress, $0.count, 0) }
+            guard read > 0 else { break }
+            received += read
+        }
+        return received
+    }
+
     func close() {
         socket.close()
     }

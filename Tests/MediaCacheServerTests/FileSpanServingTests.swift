@@ -82,6 +82,58 @@ import Testing
         }
     }
 
+    /// A cached response leaves as one span, but counts (in its access-log line and the
+    /// statistics) only the bytes that left before its client went away.
+    @Test func aClientThatLeavesEarlyIsCountedForWhatLeftNotForTheWholeSpan() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        let access = logs.appending("access.log")
+        let length = 64 << 20
+        try await ProxyHarness.run(configure: { $0.accessLog = access }) { proxy in
+            proxy.origin.serve("/film.mp4", content: TestOrigin.Content.pattern(length: Int64(length), seed: 6))
+            for try await _ in proxy.loader.read(proxy.origin.url("/film.mp4"), ByteRequest(offset: 0)) {}
+            let before = proxy.loader.statistics.bytesFromCache
+            let path = ProxyConnectionTests.path(proxy.proxied("/film.mp4"), port: proxy.port)
+            let received = try await RawClient.onThread { () throws(ConnectionError) in
+                let client = try RawClient(port: proxy.port, receiveBuffer: 64 << 10)
+                defer { client.close() }
+                _ = client.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+                return client.receive(atLeast: 1 << 20)
+            }
+            #expect(received >= 1 << 20)
+            // The server finds the client gone at its next write, and logs the response.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ConnectionAbuseTests.shortResponses(to: "film.mp4", of: length, in: access).isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let line = try #require(ConnectionAbuseTests.shortResponses(to: "film.mp4", of: length, in: access).first)
+            let sent = try #require(Int(line[6]))
+            // What left: the megabyte read, the sockets' buffers, at most a part more.
+            #expect(sent >= 1 << 20 && sent < 16 << 20, "logged \(sent) bytes sent")
+            #expect(line[7] == line[6], "every byte sent came from the cache")
+            let served = proxy.loader.statistics.bytesFromCache - before
+            #expect(served == Int64(sent), "statistics count \(served) bytes served from the cache")
+        }
+    }
+
+    @Test func aResponseTheCacheHoldsWholeLeavesAsOneSpan() {
+        var cached = ByteRangeSet()
+        cached.insert(ByteRange(0, 6_000))
+        cached.insert(ByteRange(7_000, 10_000))
+        func first(_ bytes: ByteRequest) -> Int64 {
+            ProxyResponder.firstFileSpan(of: bytes, cached: cached, totalLength: 10_000)
+        }
+        #expect(first(ByteRequest(offset: 100, length: 5_900)) == 5_900)
+        #expect(first(ByteRequest(offset: 7_000)) == 3_000)
+        #expect(first(ByteRequest(offset: 8_000, length: 50_000)) == 2_000, "a range past the end ends at the resource's")
+        #expect(first(ByteRequest(offset: 0)) == ProxyResponder.firstFileSpan, "a gap follows")
+        #expect(first(ByteRequest(offset: 0, length: 6_001)) == ProxyResponder.firstFileSpan)
+        #expect(first(ByteRequest(offset: 10_000)) == ProxyResponder.firstFileSpan)
+        #expect(ProxyResponder.firstFileSpan(of: ByteRequest(offset: 0, length: 100), cached: cached, totalLength: nil) == 100)
+        #expect(ProxyResponder.firstFileSpan(of: ByteRequest(offset: 0), cached: cached, totalLength: nil) == ProxyResponder.firstFileSpan,
+                "an unknown length may go on past what is cached")
+    }
+
     @Test func aWriterThatCannotSendFilesGetsTheSpanInBuffers() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

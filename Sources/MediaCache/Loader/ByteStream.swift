@@ -32,7 +32,8 @@ public struct ByteStream: AsyncSequence, Sendable {
         /// the store's file system has descriptors to send), other bytes as in ``next()``.
         ///
         /// A span is handed over once its bytes are ready, not once they are sent; a caller that
-        /// queues several has the reader that far ahead of its client.
+        /// queues several has the reader that far ahead of its client. The statistics count a
+        /// span's bytes as the caller reports them sent (``FileChunk/sent(_:)``).
         public mutating func nextPart(fileSpansUpTo limit: Int64) async throws -> ReadPart? {
             precondition(limit > 0, "a file span must be allowed at least one byte")
             return try await session.next(fileSpanLimit: limit)
@@ -79,8 +80,16 @@ final class ReaderSession: Sendable {
                 finish()
                 return nil
             }
-            loader.recorder.delivered(part, of: resource.key, for: purpose)
-            return part
+            switch part {
+            case .bytes:
+                loader.recorder.delivered(part, of: resource.key, for: purpose)
+                return part
+            case .file(var chunk):
+                // Counted as the caller sends it: see ``FileChunk``.
+                let (recorder, key, purpose, source) = (loader.recorder, resource.key, purpose, chunk.source)
+                chunk.onSent = { range in recorder.delivered(range, source: source, of: key, for: purpose) }
+                return .file(chunk)
+            }
         } catch {
             finish()
             throw error

@@ -35,15 +35,45 @@ public enum ReadPart: Sendable {
 }
 
 /// Bytes delivered to a reader as a span of the store's data file.
+///
+/// Handing a span over is not serving it: the caller may send part of it, or none, when its
+/// client goes away. So the loader's statistics count a span's bytes as the caller reports
+/// them sent with ``sent(_:)``, not when the span is handed over.
+///
+/// ```swift
+/// if case .file(let chunk) = try await read.nextPart(fileSpansUpTo: .max) {
+///     // ... once a run of the span's bytes has left for the client:
+///     chunk.sent(ByteRange(offset: chunk.span.offset, length: 1 << 20))
+/// }
+/// ```
 public struct FileChunk: Sendable {
     /// Where the bytes are.
     public var span: StoredFileSpan
     /// Whether the bytes were cached when the read began or came from the origin since.
     public var source: ByteChunk.Source
+    /// Counts bytes of the span as sent; the read that hands the chunk over sets it.
+    var onSent: @Sendable (ByteRange) -> Void = { _ in }
 
     /// Creates a chunk.
     public init(span: StoredFileSpan, source: ByteChunk.Source) {
         self.span = span
         self.source = source
+    }
+
+    /// Reports that the bytes of `range` (offsets in the resource, within the span) were sent.
+    public func sent(_ range: ByteRange) {
+        onSent(range)
+    }
+
+    /// This chunk, with `observer` told of every range reported sent after the reports the
+    /// chunk makes already: for a layer that counts what its response sent.
+    public func reportingSent(to observer: @escaping @Sendable (ByteRange) -> Void) -> FileChunk {
+        var chunk = self
+        let report = onSent
+        chunk.onSent = { range in
+            report(range)
+            observer(range)
+        }
+        return chunk
     }
 }

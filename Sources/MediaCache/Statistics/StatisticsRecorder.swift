@@ -63,9 +63,13 @@ final class StatisticsRecorder: Sendable {
 
     /// Counts a part delivered to a reader of `key`.
     func delivered(_ part: ReadPart, of key: ResourceKey, for purpose: ReadPurpose) {
-        let count = part.count
-        let range = ByteRange(offset: part.offset, length: count)
-        switch (purpose, part.source) {
+        delivered(ByteRange(offset: part.offset, length: part.count), source: part.source, of: key, for: purpose)
+    }
+
+    /// Counts the bytes of `range` of `key`, from `source`, delivered to a reader.
+    func delivered(_ range: ByteRange, source: ByteChunk.Source, of key: ResourceKey, for purpose: ReadPurpose) {
+        let count = range.length
+        switch (purpose, source) {
         case (.playback, let source):
             // Network bytes too may have been preloaded: by a preload of the same resource
             // that fetched them during the read.

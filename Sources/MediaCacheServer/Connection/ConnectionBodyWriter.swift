@@ -8,7 +8,8 @@ import NIOHTTPTypesHTTP1
 
 /// Writes one response on a connection: the head together with the first body part (one
 /// write, so that a small answer leaves in one segment), then buffers and file spans, then
-/// the end.
+/// the end, and waits until its file spans are written, so that whoever counts the
+/// response's bytes once it is written counts those that left (see ``FileRegionSender``).
 struct ConnectionBodyWriter: FileSpanWriting {
     let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     let regions: OpenRegions
@@ -52,12 +53,16 @@ struct ConnectionBodyWriter: FileSpanWriting {
         }
         let file = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
         regions.add(file)
+        queued.expect(file) { chunk.sent($0) }
         let end = chunk.span.offset + chunk.span.length
         try await send(.body(.fileRegion(FileRegion(fileHandle: file, readerIndex: Int(chunk.span.offset), endIndex: Int(end)))))
     }
 
+    /// Ends the response once its file spans are written; throws when the connection closed
+    /// before they were.
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
         try await send(.end(trailingHeaders.map(HTTPHeaders.init)))
+        guard await queued.drained() else { throw ChannelError.ioOnClosedChannel }
     }
 
     private func send(_ part: HTTPServerResponsePart) async throws {

@@ -66,7 +66,7 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
             let queued = QueuedRegions()
             channel.closeFuture.whenComplete { _ in queued.close() }
             try channel.pipeline.syncOperations.addHandler(ExchangeObserver(watchdog: watchdog))
-            try channel.pipeline.syncOperations.addHandler(FileRegionRelease(queued: queued))
+            try channel.pipeline.syncOperations.addHandler(FileRegionSender(queued: queued))
             let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
             return Value(parts: connection, queued: queued, isAdmitted: isAdmitted)

@@ -85,15 +85,30 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
     }
 }
 
-/// What a body writer has passed on: the byte count and, for an error, the first bytes of its
-/// text. Used within the one task that writes the body.
-private final class WrittenBody {
+/// What a body writer has passed on: the byte count (of file spans, the bytes that left, as
+/// the connection reports them) and, for an error, the first bytes of its text.
+private final class WrittenBody: Sendable {
     let keepsText: Bool
-    var count: Int64 = 0
-    var text: [UInt8] = []
+    private let state = Locked((count: Int64(0), text: [UInt8]()))
 
     init(keepsText: Bool) {
         self.keepsText = keepsText
+    }
+
+    var count: Int64 { state.withLock(\.count) }
+    var text: [UInt8] { state.withLock(\.text) }
+
+    func add(_ count: Int64) {
+        state.withLock { $0.count += count }
+    }
+
+    func add(_ buffer: ByteBuffer) {
+        state.withLock { state in
+            state.count += Int64(buffer.readableBytes)
+            if keepsText, state.text.count < 512 {
+                state.text += buffer.readableBytesView.prefix(512 - state.text.count)
+            }
+        }
     }
 }
 
@@ -103,15 +118,12 @@ private struct CountingWriter: FileSpanWriting {
     let written: WrittenBody
 
     mutating func write(_ chunk: FileChunk) async throws {
-        written.count += chunk.span.length
-        try await FileSpans.write(chunk, to: &inner)
+        let written = written
+        try await FileSpans.write(chunk.reportingSent { written.add($0.length) }, to: &inner)
     }
 
     mutating func write(_ buffer: ByteBuffer) async throws {
-        written.count += Int64(buffer.readableBytes)
-        if written.keepsText, written.text.count < 512 {
-            written.text += buffer.readableBytesView.prefix(512 - written.text.count)
-        }
+        written.add(buffer)
         try await inner.write(buffer)
     }
 

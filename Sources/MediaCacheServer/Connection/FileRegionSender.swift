@@ -1,0 +1,77 @@
+import MediaCache
+import NIOCore
+import NIOHTTP1
+
+/// Sends each file region a response queues as parts of at most ``partSize`` bytes, tells the
+/// region's report (``QueuedRegions/expect(_:reporting:)``) of every part once it is written,
+/// and once the last part is written or has failed, closes the region's file and lets the
+/// response queue the next (``QueuedRegions``).
+///
+/// The parts are what makes a large span cheap to count exactly: a response may hand the
+/// connection all of a cached run at once, one task wake-up for the lot, and still count (in
+/// its access-log line and the statistics) only the mebibytes that left before its client
+/// went away.
+final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// The most bytes one part sends.
+    static let partSize = 1 << 20
+
+    private let queued: QueuedRegions
+
+    init(queued: QueuedRegions) {
+        self.queued = queued
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .body(.fileRegion(let region)) = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        let report = queued.takeReport(for: region.fileHandle)
+        let parts = Self.parts(of: region)
+        for part in parts {
+            let written = context.eventLoop.makePromise(of: Void.self)
+            let isLast = part.endIndex == region.endIndex
+            written.futureResult.whenComplete { [queued] result in
+                if case .success = result {
+                    report?(ByteRange(offset: Int64(part.readerIndex), length: Int64(part.readableBytes)))
+                }
+                // Parts complete in order, and a closing channel fails those left in order too.
+                guard isLast else { return }
+                try? region.fileHandle.close()
+                queued.leave()
+                promise?.completeWith(result)
+            }
+            context.write(wrapOutboundOut(.body(.fileRegion(part))), promise: written)
+        }
+    }
+
+    /// `region` as consecutive regions of at most ``partSize`` bytes over the same file; one
+    /// empty region for an empty one.
+    static func parts(of region: FileRegion) -> [FileRegion] {
+        stride(from: region.readerIndex, to: max(region.endIndex, region.readerIndex + 1), by: partSize).map { start in
+            FileRegion(fileHandle: region.fileHandle, readerIndex: start, endIndex: min(start + partSize, region.endIndex))
+        }
+    }
+}
+
+/// The files one connection's responses handed to NIO, so that those a closing connection
+/// dropped before they reached ``FileRegionSender`` are closed too. Used by the connection's
+/// task only.
+final class OpenRegions {
+    private var handles: [NIOFileHandle] = []
+
+    /// Notes a file about to be written; forgets those closed since.
+    func add(_ handle: NIOFileHandle) {
+        handles.removeAll { !$0.isOpen }
+        handles.append(handle)
+    }
+
+    /// Closes every file still open; call once the connection has closed.
+    func closeAll() {
+        for handle in handles { try? handle.close() }
+        handles = []
+    }
+}

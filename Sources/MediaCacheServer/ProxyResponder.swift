@@ -130,7 +130,7 @@ struct ProxyResponder: Sendable {
     /// task instead of one per span.
     static func firstFileSpan(of bytes: ByteRequest, cached available: ByteRangeSet, totalLength: Int64?) -> Int64 {
         guard let end = [bytes.end, totalLength].compactMap({ $0 }).min(), end > bytes.offset,
-              available.contiguousLength(from: bytes.offset) >= end - bytes.offset else { return firstFileSpan }
+              available.contains(ByteRange(bytes.offset, end)) else { return firstFileSpan }
         return end - bytes.offset
     }
 

@@ -21,10 +21,10 @@ public struct ResponseInterpreter: Sendable {
     /// - Throws: ``OriginError/status(_:url:)`` for error statuses,
     ///   ``OriginError/invalidResponse(_:url:)`` for a `206` without a usable `Content-Range`.
     public func interpret(status: Int, headers: [(String, String)]) throws(OriginError) -> (OriginResponse.Kind, ContentInfo) {
-        let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
+        let header = { (name: String) in headers.first { HTTPFieldText.equalsIgnoringCase($0.0, name) }?.1 }
         var info = ContentInfo(
-            mimeType: header("Content-Type")?.trimmingCharacters(in: .whitespaces),
-            acceptsRanges: header("Accept-Ranges")?.lowercased().contains("bytes") ?? false,
+            mimeType: header("Content-Type").map { String(HTTPFieldText.trimmed($0)) },
+            acceptsRanges: header("Accept-Ranges").map { HTTPFieldText.containsIgnoringCase($0, "bytes") } ?? false,
             etag: header("ETag"),
             lastModified: header("Last-Modified"))
         let contentRange = header("Content-Range").flatMap(ContentRange.init)
@@ -43,7 +43,7 @@ public struct ResponseInterpreter: Sendable {
             return (.rangeNotSatisfiable, info)
         case 200..<300:
             if request.method == .get, request.rangeHeader != nil { info.acceptsRanges = false }
-            info.totalLength = header("Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            info.totalLength = header("Content-Length").flatMap { HTTPFieldText.decimal(HTTPFieldText.trimmed($0)) }
                 .flatMap { $0 > 0 ? $0 : nil }
             return (.full, info)
         default:
@@ -60,27 +60,30 @@ enum ContentRange: Equatable {
     case unsatisfied(total: Int64)
 
     init?(_ value: String) {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
-        let spec = trimmed.dropFirst(6).trimmingCharacters(in: .whitespaces)
-        let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
+        let trimmed = HTTPFieldText.trimmed(value)
+        guard HTTPFieldText.hasPrefixIgnoringCase(trimmed, "bytes ") else { return nil }
+        let spec = HTTPFieldText.trimmed(trimmed.dropFirst(6))
+        guard let slash = spec.firstIndex(of: "/") else { return nil }
+        let range = spec[..<slash]
+        let totalText = spec[spec.index(after: slash)...]
         let total: Int64?
-        if parts[1] == "*" {
+        if totalText == "*" {
             total = nil
         } else {
-            guard let length = Int64(parts[1]), length >= 0 else { return nil }
+            guard let length = HTTPFieldText.decimal(totalText) else { return nil }
             total = length
         }
-        if parts[0] == "*" {
+        if range == "*" {
             guard let total else { return nil }
             self = .unsatisfied(total: total)
             return
         }
-        let bounds = parts[0].split(separator: "-", maxSplits: 1).compactMap { Int64($0) }
+        guard let dash = range.firstIndex(of: "-"),
+              let first = HTTPFieldText.decimal(range[..<dash]),
+              let last = HTTPFieldText.decimal(range[range.index(after: dash)...]) else { return nil }
         // A last byte of Int64.max would make the length overflow; no resource is that long.
-        guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1], bounds[1] < .max else { return nil }
-        if let total, bounds[1] >= total { return nil }
-        self = .bytes(first: bounds[0], last: bounds[1], total: total.flatMap { $0 > 0 ? $0 : nil })
+        guard first <= last, last < .max else { return nil }
+        if let total, last >= total { return nil }
+        self = .bytes(first: first, last: last, total: total.flatMap { $0 > 0 ? $0 : nil })
     }
 }

@@ -68,30 +68,25 @@ public struct RangeResponsePlan: Hashable, Sendable {
 
     /// The single byte range of a `Range` header, or `nil` when it must be ignored.
     static func parse(_ header: String) -> Spec? {
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard trimmed.lowercased().hasPrefix("bytes=") else { return nil }
+        let trimmed = HTTPFieldText.trimmed(header)
+        guard HTTPFieldText.hasPrefixIgnoringCase(trimmed, "bytes=") else { return nil }
         let set = trimmed.dropFirst(6)
-        guard !set.contains(",") else { return nil }
-        let parts = set.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
-        if parts[0].isEmpty {
-            return Int64(parts[1]).map(Spec.suffix)
+        guard !set.contains(","), let dash = set.firstIndex(of: "-") else { return nil }
+        let firstText = HTTPFieldText.trimmed(set[..<dash])
+        let lastText = HTTPFieldText.trimmed(set[set.index(after: dash)...])
+        if firstText.isEmpty {
+            return HTTPFieldText.decimal(lastText).map(Spec.suffix)
         }
-        guard let first = Int64(parts[0]) else { return nil }
-        if parts[1].isEmpty { return .from(first, through: nil) }
-        guard let last = Int64(parts[1]), last >= first else { return nil }
+        guard let first = HTTPFieldText.decimal(firstText) else { return nil }
+        if lastText.isEmpty { return .from(first, through: nil) }
+        guard let last = HTTPFieldText.decimal(lastText), last >= first else { return nil }
         return .from(first, through: last)
     }
 
     /// `If-Range` matches when absent, or equal to a strong entity tag or to `Last-Modified`.
     static func validatorMatches(_ ifRange: String?, _ info: ContentInfo) -> Bool {
-        guard let ifRange = ifRange?.trimmingCharacters(in: .whitespaces) else { return true }
+        guard let ifRange = ifRange.map({ String(HTTPFieldText.trimmed($0)) }) else { return true }
         if ifRange.hasPrefix("\"") { return info.etag == ifRange }
         return info.lastModified == ifRange
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }

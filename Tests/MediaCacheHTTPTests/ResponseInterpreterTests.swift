@@ -43,6 +43,22 @@ import Testing
         #expect(empty.totalLength == nil)
     }
 
+    @Test func namesAndTheBytesTokenMatchInAnyCaseAndOnlyDigitsAreALength() throws {
+        let head = OriginRequest(url: url, method: .head)
+        let (_, info) = try interpret(200, [("CONTENT-LENGTH", " 5000 "), ("Accept-Ranges", "Bytes"),
+                                            ("content-type", " video/mp4\t")], request: head)
+        #expect(info.totalLength == 5000)
+        #expect(info.acceptsRanges)
+        #expect(info.mimeType == "video/mp4")
+        for length in ["+5000", "5000.0", "0x1388", "5 000"] {
+            let (_, signed) = try interpret(200, [("Content-Length", length)], request: head)
+            #expect(signed.totalLength == nil, "\(length)")
+        }
+        let (kind, _) = try interpret(206, [("content-range", "BYTES 100-199/5000")])
+        #expect(kind == .partial(offset: 100, length: 100))
+        #expect(throws: OriginError.self) { try interpret(206, [("Content-Range", "bytes +100-199/5000")]) }
+    }
+
     @Test func unsatisfiableTakesTheLengthFromContentRange() throws {
         let (kind, info) = try interpret(416, [("Content-Range", "bytes */5000")])
         #expect(kind == .rangeNotSatisfiable)

@@ -12,6 +12,7 @@ struct ProxyResponder: Sendable {
     let loader: MediaLoader
     let allowedHosts: HostAllowList?
     let playlists: PlaylistResponder
+    private let targets = ProxyTargets()
 
     init(loader: MediaLoader, allowedHosts: HostAllowList?, token: String?, freshness: PlaylistFreshness) {
         self.loader = loader
@@ -22,7 +23,7 @@ struct ProxyResponder: Sendable {
     func respond(to request: Request, context: ProxyRequestContext) async -> Response {
         let origin: URL
         do {
-            origin = try ProxyURL.origin(forTarget: request.uri.description)
+            origin = try targets.origin(forTarget: request.uri.description)
         } catch {
             return Self.text(.badRequest, "\(error)\n")
         }

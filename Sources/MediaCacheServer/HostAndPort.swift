@@ -1,3 +1,5 @@
+import MediaCache
+
 /// A host with an optional port as written in a `Host` header or an allow-list: `name`,
 /// `name:port`, `[v6]` or `[v6]:port`.
 struct HostAndPort {
@@ -30,10 +32,8 @@ struct HostAndPort {
             isBracketed = false
         }
         if let portText {
-            guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText), (1...65_535).contains(number) else {
-                return nil
-            }
-            port = number
+            guard let number = HTTPFieldText.decimal(portText), (1...65_535).contains(number) else { return nil }
+            port = Int(number)
         }
         guard !rest.isEmpty else { return nil }
         host = rest

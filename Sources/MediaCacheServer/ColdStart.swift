@@ -5,22 +5,20 @@ import NIOCore
 /// The read of a `GET` for a resource nothing is known of, started before its answer is
 /// planned, so that a miss costs one origin round trip rather than a probe and then a fetch.
 ///
-/// The read asks the origin for the requested bytes at once; by the time its first chunk is
-/// there, the loader has recorded what the origin's answer said of the resource (length,
-/// type, validators), exactly as a probe would have, and the answer is planned from that
-/// record. When the plan wants other bytes than were read (an origin that gives no length, a
-/// range past the end), the read is dropped and the planned one runs instead; what the
-/// dropped read fetched stays cached.
+/// The read asks the origin for the requested bytes at once. As soon as the loader has
+/// recorded what the origin's answer said of the resource (length, type, validators), exactly
+/// as a probe would have, the answer is planned from that record and its head sent, while the
+/// body is still on its way to the store. When the plan wants other bytes than were read (an
+/// origin that gives no length, a range past the end), the read is dropped and the planned one
+/// runs instead; what the dropped read fetched stays cached.
 ///
 /// Requests whose answer needs the length or the validators before any byte (a suffix range,
 /// `If-Range`) and playlist URLs still probe.
 struct ColdStart {
     /// The bytes the read asks for.
     let request: ByteRequest
-    /// The read's first chunk; `nil` when it had none.
-    let first: ByteChunk?
-    /// The rest of the read.
-    let rest: ByteStream.Iterator
+    /// The read, not yet iterated.
+    let read: ByteStream.Iterator
 
     /// The read to start at once for a `GET` with these `Range` and `If-Range` headers; `nil`
     /// when the answer must be planned first.
@@ -37,35 +35,22 @@ struct ColdStart {
         }
     }
 
-    /// Starts reading `request` of `origin` and waits for its first chunk; a closed
+    /// Starts reading `request` of `origin` and waits for the resource's record; a closed
     /// connection cancels the read.
     ///
     /// - Throws: the read's failure when the origin's answer left nothing recorded (a `404`,
-    ///   an unreachable host), so that the caller answers with it instead of asking again, or
-    ///   when the store could not keep the bytes (``MediaStoreError/diskFull(key:underlying:)``).
+    ///   an unreachable host, a full disk: ``MediaStoreError/diskFull(key:underlying:)``), so
+    ///   that the caller answers with it instead of asking again.
     static func start(_ request: ByteRequest, of origin: URL, loader: MediaLoader,
                       connectionClosed: EventLoopFuture<Void>) async throws(LoaderError) -> (ColdStart, ResourceRecord) {
-        var chunks = loader.read(origin, request).makeAsyncIterator()
-        let read = chunks
+        let read = loader.read(origin, request).makeAsyncIterator()
         connectionClosed.whenComplete { _ in read.cancel() }
-        var first: ByteChunk?
-        var failure: LoaderError?
         do {
-            first = try await chunks.next()
+            return (ColdStart(request: request, read: read), try await read.record())
         } catch {
-            failure = error as? LoaderError ?? .cancelled
-        }
-        let record = try? loader.store.record(for: loader.store.key(for: origin))
-        // A full disk may leave the answer recorded and its bytes not: the caller relays it.
-        if case .store(let error)? = failure, error.isDiskFull {
             read.cancel()
-            throw .store(error)
+            throw error
         }
-        guard let record else {
-            read.cancel()
-            throw failure ?? .cancelled
-        }
-        return (ColdStart(request: request, first: first, rest: chunks), record)
     }
 
     /// Whether the read delivers exactly `planned`, for a resource of `length` bytes.

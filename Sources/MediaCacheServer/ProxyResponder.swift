@@ -43,7 +43,7 @@ struct ProxyResponder: Sendable {
             return Self.failure(error)
         }
         if await ProxiedAnswer.kind(for: origin, info: record.contentInfo, loader: loader) == .playlist {
-            cold?.rest.cancel()
+            cold?.read.cancel()
             return await playlists.respond(to: request, origin: origin, context: context)
         }
         let plan = RangeResponsePlan(range: request.headers[.range], ifRange: request.headers[.ifRange],
@@ -53,16 +53,15 @@ struct ProxyResponder: Sendable {
         if let length = plan.contentLength { headers[.contentLength] = "\(length)" }
         let status = HTTPResponse.Status(code: plan.status)
         guard request.method == .get, let bytes = plan.bytes else {
-            cold?.rest.cancel()
+            cold?.read.cancel()
             return Response(status: status, headers: headers, body: ResponseBody())
         }
-        let first: ByteChunk?
         let read: ByteStream.Iterator
         if let cold, cold.delivers(bytes, length: record.contentInfo.totalLength) {
-            (first, read) = (cold.first, cold.rest)
+            read = cold.read
         } else {
-            cold?.rest.cancel()
-            (first, read) = (nil, loader.read(origin, bytes).makeAsyncIterator())
+            cold?.read.cancel()
+            read = loader.read(origin, bytes).makeAsyncIterator()
         }
         let tally = context.tally
         let connectionClosed = context.connectionClosed
@@ -80,9 +79,11 @@ struct ProxyResponder: Sendable {
             // uncached.
             var position = bytes.offset
             do {
+                // The head leaves with the first part when the cache holds it (one write); when
+                // that part comes from the origin, it leaves at once, before the body arrives.
+                if !record.available.contains(bytes.offset) { try await writer.write(ByteBuffer()) }
                 var spanLimit = firstSpan
-                var next = first.map(ReadPart.bytes)
-                if next == nil { next = try await chunks.nextPart(fileSpansUpTo: spanLimit) }
+                var next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
                 while let part = next {
                     position += part.count
                     switch part {

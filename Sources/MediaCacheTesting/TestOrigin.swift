@@ -79,13 +79,16 @@ public final class TestOrigin: Sendable {
         public var refusesRanges = false
         /// Answers `405` to `HEAD`.
         public var refusesHead = false
+        /// Sends each response's head at once and holds its body until
+        /// ``TestOrigin/releaseBodies(of:)``.
+        public var holdsBodies = false
 
         /// Creates a misbehaviour; the default is none.
         public init(
             ignoresRange: Bool = false, omitsAcceptRanges: Bool = false, lowercasesHeaders: Bool = false,
             chunked: Bool = false, bytesPerSecond: Int? = nil, firstByteDelay: Duration? = nil,
             dropsAfter: Int64? = nil, failsFirst: Int = 0, shiftsContentRange: Int64 = 0,
-            refusesRanges: Bool = false, refusesHead: Bool = false
+            refusesRanges: Bool = false, refusesHead: Bool = false, holdsBodies: Bool = false
         ) {
             self.ignoresRange = ignoresRange
             self.omitsAcceptRanges = omitsAcceptRanges
@@ -98,6 +101,7 @@ public final class TestOrigin: Sendable {
             self.shiftsContentRange = shiftsContentRange
             self.refusesRanges = refusesRanges
             self.refusesHead = refusesHead
+            self.holdsBodies = holdsBodies
         }
     }
 
@@ -123,6 +127,8 @@ public final class TestOrigin: Sendable {
         var requests: [Request] = []
         var versions: [String: Int] = [:]
         var redirects: [String: String] = [:]
+        /// Bodies held by ``Misbehavior/holdsBodies``, each a start of its sending.
+        var heldBodies: [String: [@Sendable () -> Void]] = [:]
     }
 
     let state = Locked(State())
@@ -221,6 +227,25 @@ public final class TestOrigin: Sendable {
             state.misbehaviors[path] = misbehavior
             state.failuresServed[path] = 0
         }
+    }
+
+    /// Sends the bodies held for `path` (``Misbehavior/holdsBodies``) and holds no more.
+    public func releaseBodies(of path: String) {
+        let held = state.withLock { state in
+            state.misbehaviors[path]?.holdsBodies = false
+            return state.heldBodies.removeValue(forKey: path) ?? []
+        }
+        for send in held { send() }
+    }
+
+    /// Holds a body for `path` until ``releaseBodies(of:)``; sends it at once when released already.
+    func hold(_ path: String, send: @escaping @Sendable () -> Void) {
+        let isHeld = state.withLock { state in
+            guard state.misbehaviors[path]?.holdsBodies == true else { return false }
+            state.heldBodies[path, default: []].append(send)
+            return true
+        }
+        if !isHeld { send() }
     }
 
     /// Body bytes sent for `path` so far.

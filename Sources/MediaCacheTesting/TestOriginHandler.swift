@@ -50,8 +50,20 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             return
         }
-        pump(body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
-             misbehavior: reply.misbehavior, path: path, context: context)
+        guard reply.misbehavior.holdsBodies else {
+            pump(body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
+                 misbehavior: reply.misbehavior, path: path, context: context)
+            return
+        }
+        context.flush()
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        origin.hold(path) {
+            bound.eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.pump(body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
+                             misbehavior: reply.misbehavior, path: path, context: context)
+            }
+        }
     }
 
     private func pump(

@@ -1,7 +1,9 @@
+import AsyncHTTPClient
 import Foundation
 import MediaCache
 import MediaCacheServer
 import MediaCacheTesting
+import NIOFoundationCompat
 import Testing
 
 /// A `GET` for a resource nothing is known of costs one origin round trip: the read starts at
@@ -37,6 +39,40 @@ import Testing
             let requests = ranges(proxy, "/a.mp4")
             #expect(requests.first?.hasPrefix("GET bytes=\(first)-") == true, "\(requests)")
             #expect(!requests.contains("GET bytes=0-1") && !requests.contains { $0.hasPrefix("HEAD") }, "\(requests)")
+        }
+    }
+
+    /// The head leaves once the origin's answer is recorded: a miss's time to first byte does
+    /// not include the data file's creation or the body's first chunk.
+    @Test func aMissSendsItsHeadWhileTheOriginStillHoldsTheBody() async throws {
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: Self.length, seed: 45)
+            proxy.origin.serve("/held.mp4", content: content)
+            proxy.origin.setMisbehavior(.init(holdsBodies: true), for: "/held.mp4")
+            // Released after ten seconds whatever happens, so that a proxy that waits for the
+            // body fails this test instead of hanging it.
+            let isReleased = Locked(false)
+            let release = Task {
+                try? await Task.sleep(for: .seconds(10))
+                isReleased.withLock { $0 = true }
+                proxy.origin.releaseBodies(of: "/held.mp4")
+            }
+            defer { release.cancel() }
+            var request = HTTPClientRequest(url: proxy.proxied("/held.mp4"))
+            request.headers.add(name: "Range", value: "bytes=100-")
+            let response = try await proxy.client.execute(request, timeout: .seconds(30))
+            #expect(!isReleased.withLock { $0 }, "the head waited for the body")
+            #expect(response.status == .partialContent)
+            #expect(response.headers["Content-Range"].first == "bytes 100-\(Self.length - 1)/\(Self.length)")
+            #expect(response.headers["ETag"].first == content.etag)
+            #expect(proxy.origin.bytesSent(for: "/held.mp4") == 0)
+
+            proxy.origin.releaseBodies(of: "/held.mp4")
+            var body = Data()
+            for try await buffer in response.body { body.append(Data(buffer: buffer)) }
+            #expect(Bytes(body) == Bytes(content.bytes(in: 100..<Self.length)))
+            let requests = ranges(proxy, "/held.mp4")
+            #expect(requests.first?.hasPrefix("GET bytes=100-") == true && !requests.contains("GET bytes=0-1"), "\(requests)")
         }
     }
 

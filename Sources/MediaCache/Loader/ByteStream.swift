@@ -39,6 +39,27 @@ public struct ByteStream: AsyncSequence, Sendable {
             return try await session.next(fileSpanLimit: limit)
         }
 
+        /// The resource's record as soon as the read knows it, before its first byte: the
+        /// stored one at once; for a resource nothing is known of, the one the origin's answer
+        /// to the read's first request brings, once it is recorded and while its body is still
+        /// on its way. Starts the read when it has not started.
+        ///
+        /// A server answers a miss's status and headers from it without waiting for the body:
+        ///
+        /// ```swift
+        /// var read = loader.read(url, ByteRequest(offset: 0))
+        ///     .makeAsyncIterator()
+        /// let record = try await read.record()          // one origin round trip
+        /// respondHead(length: record.contentInfo.totalLength)
+        /// while let chunk = try await read.next() { respondBody(chunk.bytes) }
+        /// ```
+        ///
+        /// - Throws: the read's failure when the origin's answer recorded nothing (a `404`, an
+        ///   unreachable host), or ``LoaderError/cancelled``.
+        public func record() async throws(LoaderError) -> ResourceRecord {
+            try await session.record()
+        }
+
         /// Ends the read from any task: a `next()` waiting for bytes, and every later one,
         /// throws ``LoaderError/cancelled``, and fetches nobody else needs stop asking for more.
         /// A server calls it when its client's connection closes.
@@ -90,6 +111,16 @@ final class ReaderSession: Sendable {
                 chunk.onSent = { range in recorder.delivered(range, source: source, of: key, for: purpose) }
                 return .file(chunk)
             }
+        } catch {
+            finish()
+            throw error
+        }
+    }
+
+    func record() async throws(LoaderError) -> ResourceRecord {
+        guard let (resource, id) = await register() else { throw .cancelled }
+        do {
+            return try await resource.record(for: id)
         } catch {
             finish()
             throw error

@@ -152,6 +152,7 @@ extension ResourceLoader {
         let generation: Generation
         do { generation = try store.setContentInfo(info, for: url) } catch { throw .store(error) }
         if let old = before?.generation, old != generation { contentMoved(to: generation) }
+        if before == nil { wakeReaders(where: \.awaitsRecord) }
         return generation
     }
 

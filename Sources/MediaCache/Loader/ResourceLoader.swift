@@ -29,6 +29,9 @@ actor ResourceLoader {
         /// The bytes delivered from the cache since the last network byte: a reader that reaches
         /// a gap after at least a chunk of them first waits ``LoaderConfiguration/gapDelayAfterCache``.
         var cachedRun: Int64 = 0
+        /// Whether it waits for the resource's record (``record(for:)``), which wakes it as
+        /// soon as a fetch records the origin's answer.
+        var awaitsRecord = false
     }
 
     let key: ResourceKey
@@ -162,21 +165,41 @@ actor ResourceLoader {
                     continue
                 }
             }
-            let nextCached = record.flatMap { $0.available.firstRange(after: reader.position)?.lowerBound }
-            let gapEnd = [nextCached, record?.contentInfo.totalLength, reader.end].compactMap { $0 }.min()
-            let (decision, orphaned) = plan.reader(id, needs: reader.position, gapEnd: gapEnd)
-            release(orphaned)
-            switch decision {
-            case .start(let fetch, let from, _):
-                startFetch(fetch, from: from)
-            case .wait(let fetch):
-                revive(fetch, for: reader)
-            }
-            do {
-                try await waitForProgress(id, purpose: reader.purpose)
-            } catch {
-                throw .cancelled
-            }
+            try await waitForFetch(id, reader: reader, record: record)
+        }
+    }
+
+    /// The resource's record for a reader that has had no bytes yet: the stored one at once;
+    /// while there is none, the one the fetch of the reader's first bytes records from the
+    /// origin's answer, as soon as it is recorded, before any of the body has arrived.
+    func record(for id: ReaderID) async throws(LoaderError) -> ResourceRecord {
+        while true {
+            guard let reader = readers[id] else { throw .cancelled }
+            if let failure = reader.failure { throw failure }
+            if let record = try storedRecord() { return record }
+            readers[id]?.awaitsRecord = true
+            defer { readers[id]?.awaitsRecord = false }
+            try await waitForFetch(id, reader: reader, record: nil)
+        }
+    }
+
+    /// Has a fetch bring the bytes at the reader's position (a new one, or the one already
+    /// bringing them) and suspends the reader until a fetch reports.
+    private func waitForFetch(_ id: ReaderID, reader: Reader, record: ResourceRecord?) async throws(LoaderError) {
+        let nextCached = record.flatMap { $0.available.firstRange(after: reader.position)?.lowerBound }
+        let gapEnd = [nextCached, record?.contentInfo.totalLength, reader.end].compactMap { $0 }.min()
+        let (decision, orphaned) = plan.reader(id, needs: reader.position, gapEnd: gapEnd)
+        release(orphaned)
+        switch decision {
+        case .start(let fetch, let from, _):
+            startFetch(fetch, from: from)
+        case .wait(let fetch):
+            revive(fetch, for: reader)
+        }
+        do {
+            try await waitForProgress(id, purpose: reader.purpose)
+        } catch {
+            throw .cancelled
         }
     }
 

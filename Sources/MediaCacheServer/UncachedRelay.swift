@@ -65,12 +65,13 @@ struct UncachedRelay: Sendable {
 
     /// Sends the bytes of the resource from `position` to `end` (its end when `nil`) from the
     /// origin, asking for the version `validator` names: the rest of a body the loader could
-    /// not store.
+    /// not store; nothing when no byte is left.
     ///
     /// - Throws: ``LoaderError/origin(_:)`` when the origin answers with other bytes (the
     ///   resource changed): the client gets a short response, never bytes of two versions.
     func continueBody(from position: Int64, to end: Int64?, validator: String?,
                       into writer: inout some ResponseBodyWriter) async throws {
+        if let end, position >= end { return }
         let response: OriginResponse
         do {
             response = try await origin.fetch(OriginRequest(url: url, offset: position, end: end, ifRange: validator))

@@ -49,11 +49,12 @@ import Testing
             let content = TestOrigin.Content.pattern(length: Self.length, seed: 45)
             proxy.origin.serve("/held.mp4", content: content)
             proxy.origin.setMisbehavior(.init(holdsBodies: true), for: "/held.mp4")
-            // Released after ten seconds whatever happens, so that a proxy that waits for the
-            // body fails this test instead of hanging it.
+            // Released after a minute whatever happens, so that a proxy that waits for the body
+            // fails this test instead of hanging it (the parallel suite can starve a test for
+            // twenty seconds).
             let isReleased = Locked(false)
             let release = Task {
-                try? await Task.sleep(for: .seconds(10))
+                try? await Task.sleep(for: .seconds(60))
                 isReleased.withLock { $0 = true }
                 proxy.origin.releaseBodies(of: "/held.mp4")
             }

@@ -154,6 +154,8 @@ struct FetchRunner: Sendable {
                 var bytes = chunk
                 let overflow = accepted.limit.map { position + Int64(bytes.count) > $0 } ?? false
                 if overflow, let limit = accepted.limit { bytes = bytes.prefix(Int(limit - position)) }
+                let isFirst = position == accepted.offset
+                if isFirst { await loader.arriving(bytes, at: position, generation: accepted.generation) }
                 try store.write(bytes, at: position, to: key, generation: accepted.generation)
                 loader.statistics.fetchedFromOrigin(bytes.count, of: key)
                 let offset = position
@@ -161,7 +163,7 @@ struct FetchRunner: Sendable {
                 if overflow {
                     throw LoaderError.origin(.invalidResponse("the body is longer than announced", url: url))
                 }
-                guard await loader.wrote(fetch: id, bytes, at: offset, generation: accepted.generation) else {
+                guard await loader.wrote(fetch: id, bytes, at: offset, generation: accepted.generation, isKept: isFirst) else {
                     return .finished(endOfResource: nil)
                 }
             }

@@ -3,9 +3,11 @@ import Foundation
 /// The bytes a resource's fetches wrote last, kept in memory for readers close behind them.
 ///
 /// A cold reader follows its fetch by a few chunks; reading those chunks back from the store
-/// would copy each byte once more and look up what is cached for every chunk. The bytes are in
-/// the store before they are kept here, so the store stays the truth for every reader that
-/// comes later; this only spares the copy, and holds at most `capacity` bytes.
+/// would copy each byte once more and look up what is cached for every chunk. The bytes are
+/// the origin's, kept as they are stored (a response's first chunk just before, so that a
+/// miss's first reader need not wait for its data file's creation); the store stays the truth
+/// for every reader that comes later, this only spares the copy, and holds at most
+/// `capacity` bytes.
 struct RecentWrites {
     private struct Written {
         var offset: Int64

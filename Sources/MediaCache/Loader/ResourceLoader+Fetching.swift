@@ -170,13 +170,23 @@ extension ResourceLoader {
         wakeReaders()
     }
 
-    /// A fetch wrote `bytes` at `offset` (and everything before it); returns whether it should
-    /// go on. The bytes are kept for readers close behind (``RecentWrites``). A sequential
-    /// fetch first pauses while it is more than the readahead ahead of every reader it serves;
-    /// a ranged one never needs to, its requests end within its lead.
-    func wrote(fetch id: FetchID, _ bytes: Data, at offset: Int64, generation: Generation) async -> Bool {
-        guard let fetch = plan.fetches[id] else { return false }
+    /// The first chunk of a response arrived and is about to be stored: it is kept for
+    /// readers at once (``RecentWrites``), and readers that have had no byte yet are woken,
+    /// so that a miss's first bytes (a playlist check's, a reader's in memory) do not wait for
+    /// its data file to be created. Readers of file spans wait for the store as before.
+    func arriving(_ bytes: Data, at offset: Int64, generation: Generation) {
         recent.append(bytes, at: offset, generation: generation)
+        wakeReaders { $0.generation == nil && $0.position == offset }
+    }
+
+    /// A fetch wrote `bytes` at `offset` (and everything before it); returns whether it should
+    /// go on. The bytes are kept for readers close behind (``RecentWrites``) unless `isKept`
+    /// says ``arriving(_:at:generation:)`` kept them already. A sequential fetch first pauses
+    /// while it is more than the readahead ahead of every reader it serves; a ranged one never
+    /// needs to, its requests end within its lead.
+    func wrote(fetch id: FetchID, _ bytes: Data, at offset: Int64, generation: Generation, isKept: Bool) async -> Bool {
+        guard let fetch = plan.fetches[id] else { return false }
+        if !isKept { recent.append(bytes, at: offset, generation: generation) }
         let position = offset + Int64(bytes.count)
         guard plan.isSequential else {
             // Two requests may be arriving: the fetch has reached the end of what is contiguous,

@@ -118,12 +118,14 @@ actor ResourceLoader {
     ///
     /// A reader that takes spans gets the bytes a fetch just wrote as spans too, rather than
     /// from ``RecentWrites``: its server sends them from the page cache without copying them,
-    /// and everything written since it last asked leaves as one span.
+    /// and everything written since it last asked leaves as one span. Only bytes not stored
+    /// yet (see ``arriving(_:at:generation:)``) come to it from memory.
     func next(_ id: ReaderID, fileSpanLimit: Int64? = nil) async throws(LoaderError) -> ReadPart? {
         while true {
             guard var reader = readers[id] else { throw .cancelled }
-            if let failure = reader.failure { throw failure }
+            // A reader that has every byte it asked for is done, whatever its fetch met since.
             if let end = reader.end, reader.position >= end { return nil }
+            if let failure = reader.failure { throw failure }
             if fileSpanLimit == nil, let chunk = recentChunk(id, reader: &reader) { return .bytes(chunk) }
             let record = try storedRecord()
             if let record {
@@ -153,6 +155,9 @@ actor ResourceLoader {
                     }
                 }
             }
+            // Bytes kept before they are stored (a response's first chunk) go to a reader of
+            // spans too: it would otherwise wait for the data file to be created.
+            if fileSpanLimit != nil, let chunk = recentChunk(id, reader: &reader) { return .bytes(chunk) }
             if reader.cachedRun > 0 {
                 // Served from the cache, a player's reader runs ahead of the player by what the
                 // sockets in between hold. A player that stops within those bytes (a replay of

@@ -92,6 +92,29 @@ import Testing
         }
     }
 
+    /// A response's first chunk reaches the readers waiting for it as it arrives, before it is
+    /// stored (a miss's first bytes do not wait for the data file's creation): a reader asking
+    /// for no more than that chunk gets its bytes even when the store cannot keep them, and
+    /// the store claims none of them; a reader asking for more learns that the disk is full.
+    @Test func aMissesFirstChunkReachesItsReaderEvenWhenTheStoreCannotKeepIt() async throws {
+        let files = FaultyFileSystem()
+        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+            let content = harness.serve("/a.mp4", length: 200_000)
+            files.inject(.write, code: ENOSPC, pathContaining: "/data/")
+            let head = try await harness.read("/a.mp4", ByteRequest(offset: 100, length: 100))
+            #expect(Bytes(head.bytes) == Bytes(content.bytes(in: 100..<200)))
+            let key = harness.store.key(for: harness.origin.url("/a.mp4"))
+            #expect(try harness.store.availableRanges(for: key).isEmpty)
+            await #expect {
+                _ = try await harness.read("/a.mp4", ByteRequest(offset: 150_000))
+            } throws: { error in
+                guard case .store(.diskFull) = error as? LoaderError else { return false }
+                return true
+            }
+            #expect(try harness.store.availableRanges(for: key).isEmpty)
+        }
+    }
+
     @Test func readingAtOrPastTheEndIsUnsatisfiableAndAnUnknownLengthIsLearnedAtEOF() async throws {
         try await LoaderHarness.run { harness in
             let content = harness.serve("/live.ts", length: 300_000, misbehavior: .init(chunked: true))

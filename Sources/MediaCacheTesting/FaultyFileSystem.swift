@@ -11,6 +11,8 @@ import MediaCache
 /// configuration.fileSystem = files
 /// files.inject(.write, code: ENOSPC, pathContaining: "/data/")   // the disk is full
 /// files.healAll()
+/// files.holdWrites(pathContaining: "/data/")                     // a stalled disk
+/// files.releaseWrites()
 /// ```
 public final class FaultyFileSystem: FileSystem {
     /// The operations a fault can hit.
@@ -27,6 +29,7 @@ public final class FaultyFileSystem: FileSystem {
     private let base = LocalFileSystem()
     private let faults = Locked<[Fault]>([])
     private let reads = Locked<[String: Int64]>([:])
+    private let gate = WriteGate()
 
     /// Whether its files hand out descriptors for `sendfile` (see
     /// ``RandomAccessFile/duplicateDescriptor()``); bytes sent from them are not counted.
@@ -47,9 +50,24 @@ public final class FaultyFileSystem: FileSystem {
         faults.withLock { $0.removeAll() }
     }
 
+    /// Makes every write to a path containing `fragment` wait, blocking its thread, until
+    /// ``releaseWrites()``: a disk that stalls.
+    public func holdWrites(pathContaining fragment: String) {
+        gate.hold(fragment)
+    }
+
+    /// Lets held writes, and every later one, go through.
+    public func releaseWrites() {
+        gate.release()
+    }
+
     /// The bytes read so far from files whose path contains `fragment`.
     public func bytesRead(pathContaining fragment: String) -> Int64 {
         reads.withLock { $0.filter { $0.key.contains(fragment) }.values.reduce(0, +) }
+    }
+
+    func waitWhileWritesAreHeld(to path: String) {
+        gate.wait(for: path)
     }
 
     func countRead(_ count: Int, from path: String) {
@@ -88,6 +106,7 @@ private final class FaultyFile: RandomAccessFile {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(IOError) {
+        owner.waitWhileWritesAreHeld(to: path)
         try owner.check(.write, path)
         try base.write(bytes, at: offset)
     }
@@ -114,5 +133,29 @@ private final class FaultyFile: RandomAccessFile {
 
     func duplicateDescriptor() throws(IOError) -> Int32? {
         owner.sendsFiles ? try base.duplicateDescriptor() : nil
+    }
+}
+
+/// Where writes to held paths wait.
+private final class WriteGate: @unchecked Sendable {
+    // @unchecked: `fragment` is only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var fragment: String?
+
+    func hold(_ fragment: String) {
+        condition.withLock { self.fragment = fragment }
+    }
+
+    func release() {
+        condition.withLock {
+            fragment = nil
+            condition.broadcast()
+        }
+    }
+
+    func wait(for path: String) {
+        condition.withLock {
+            while let fragment, path.contains(fragment) { condition.wait() }
+        }
     }
 }

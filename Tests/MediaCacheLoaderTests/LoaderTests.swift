@@ -33,6 +33,28 @@ import Testing
         }
     }
 
+    /// A response's first chunk reaches readers before it is stored. A reader that comes after
+    /// it arrived costs the origin nothing for it, stored yet or not, and counts it as cached:
+    /// a preload that reads a moov box and then plans from what is cached counts it once.
+    @Test func bytesThatArrivedBeforeAReaderCameCountAsCachedForIt() async throws {
+        let files = FaultyFileSystem()
+        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+            let content = harness.serve("/a.mp4", length: 200_000)
+            _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
+            files.holdWrites(pathContaining: "/data/")
+            defer { files.releaseWrites() }
+            let request = ByteRequest(offset: 2, length: 1)
+            let first = try await harness.read("/a.mp4", request)
+            let key = harness.store.key(for: harness.origin.url("/a.mp4"))
+            #expect(try !harness.store.availableRanges(for: key).contains(2), "the chunk is not stored yet")
+            let second = try await harness.read("/a.mp4", request)
+            #expect(Bytes(second.bytes) == Bytes(content.bytes(in: 2..<3)) && second.bytes == first.bytes)
+            #expect(first.sources == [.network: 1])
+            #expect(second.sources == [.cache: 1])
+            #expect(harness.loader.statistics.bytesFromNetwork == 1 && harness.loader.statistics.bytesFromCache == 1)
+        }
+    }
+
     @Test func contentInformationComesFromATwoByteProbeWhoseBytesAreKept() async throws {
         try await LoaderHarness.run { harness in
             harness.serve("/a.mp4", length: 100_000)

@@ -49,6 +49,11 @@ struct RecentWrites {
         return (bytes, hit.generation)
     }
 
+    /// The ranges of the kept bytes of `generation`.
+    func ranges(of generation: Generation) -> ByteRangeSet {
+        ByteRangeSet(written.lazy.filter { $0.generation == generation }.map { ByteRange($0.offset, $0.end) })
+    }
+
     /// Forgets every kept byte.
     mutating func removeAll() {
         written.removeAll()

@@ -99,7 +99,11 @@ actor ResourceLoader {
     func addReader(_ request: ByteRequest, purpose: ReadPurpose) -> ReaderID {
         let id = nextReaderID
         nextReaderID += 1
-        let cached = (try? store.availableRanges(for: key)) ?? ByteRangeSet()
+        let record = try? store.record(for: key)
+        var cached = record?.available ?? ByteRangeSet()
+        // Bytes that arrived before the reader came and are not stored yet (a response's first
+        // chunk, see ``arriving(_:at:generation:)``) cost it nothing from the origin either.
+        if let record { cached.formUnion(recent.ranges(of: record.generation)) }
         readers[id] = Reader(position: request.offset, end: request.end, takesAll: request.takesAll,
                              cachedAtStart: cached, purpose: purpose)
         return id
@@ -239,16 +243,16 @@ actor ResourceLoader {
     /// The most cached bytes one read of the store hands a reader that takes file spans.
     static let largestRead: Int64 = 1 << 20
 
-    /// The reader's next chunk from the bytes fetches just wrote, when they hold its position.
+    /// The reader's next chunk from the bytes fetches just wrote (or are about to), when they
+    /// hold its position; counted as cached when they had arrived before the reader came.
     private func recentChunk(_ id: ReaderID, reader: inout Reader) -> ByteChunk? {
         let (source, sourceRun) = Self.source(at: reader)
-        guard source == .network else { return nil }
         let limit = min(Int64(configuration.chunkSize), (reader.end ?? .max) - reader.position, sourceRun)
         guard let (bytes, generation) = recent.bytes(at: reader.position, generation: reader.generation, limit: limit) else {
             return nil
         }
-        let chunk = ByteChunk(offset: reader.position, bytes: bytes, source: .network)
-        deliver(offset: chunk.offset, count: Int64(bytes.count), source: .network, of: generation, to: id, &reader)
+        let chunk = ByteChunk(offset: reader.position, bytes: bytes, source: source)
+        deliver(offset: chunk.offset, count: Int64(bytes.count), source: source, of: generation, to: id, &reader)
         return chunk
     }
 

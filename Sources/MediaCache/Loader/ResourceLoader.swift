@@ -130,7 +130,11 @@ actor ResourceLoader {
             // A reader that has every byte it asked for is done, whatever its fetch met since.
             if let end = reader.end, reader.position >= end { return nil }
             if let failure = reader.failure { throw failure }
-            if fileSpanLimit == nil, let chunk = recentChunk(id, reader: &reader) { return .bytes(chunk) }
+            // A reader close behind its fetch takes what it just wrote from memory; cached bytes
+            // come from the store, which stays the truth for every reader that comes later.
+            if fileSpanLimit == nil, Self.source(at: reader).0 == .network, let chunk = recentChunk(id, reader: &reader) {
+                return .bytes(chunk)
+            }
             let record = try storedRecord()
             if let record {
                 if let generation = reader.generation, generation != record.generation {
@@ -159,9 +163,9 @@ actor ResourceLoader {
                     }
                 }
             }
-            // Bytes kept before they are stored (a response's first chunk) go to a reader of
-            // spans too: it would otherwise wait for the data file to be created.
-            if fileSpanLimit != nil, let chunk = recentChunk(id, reader: &reader) { return .bytes(chunk) }
+            // Bytes kept before they are stored (a response's first chunk) go to every reader,
+            // of spans or of cached bytes too: it would otherwise wait for the data file.
+            if let chunk = recentChunk(id, reader: &reader) { return .bytes(chunk) }
             if reader.cachedRun > 0 {
                 // Served from the cache, a player's reader runs ahead of the player by what the
                 // sockets in between hold. A player that stops within those bytes (a replay of

@@ -75,8 +75,8 @@ struct ProxyResponder: Sendable {
             connectionClosed.whenComplete { _ in read.cancel() }
             // A failure mid-body ends the connection: the client sees a short response, never
             // wrong bytes. Cached bytes leave as spans of the data file where the connection
-            // sends files. Bytes the store cannot keep (a full disk) come from the origin
-            // uncached.
+            // sends files. Bytes the store cannot keep (a full disk, a miss's resource the index
+            // could not create after its head had left) come from the origin uncached.
             var position = bytes.offset
             do {
                 // The head leaves with the first part when the cache holds it (one write); when
@@ -97,7 +97,7 @@ struct ProxyResponder: Sendable {
                     }
                     next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
                 }
-            } catch LoaderError.store(let failure) where failure.isDiskFull {
+            } catch LoaderError.store(let failure) {
                 read.cancel()
                 tally.note("\(LoaderError.store(failure)); the rest from byte \(position) came from the origin without caching")
                 do {

@@ -55,6 +55,30 @@ import Testing
         }
     }
 
+    /// A miss's record reaches its reader from the origin's answer before the store creates the
+    /// resource: the index insert waits for the body's first chunk, and the reader (a server
+    /// answering the head) goes on meanwhile. The store's record then says the same.
+    @Test func aMissesRecordComesBeforeTheStoreCreatesTheResource() async throws {
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/a.mp4", length: 100_000, misbehavior: .init(holdsBodies: true))
+            let url = harness.origin.url("/a.mp4")
+            let key = harness.store.key(for: url)
+            var read = harness.loader.read(url, ByteRequest(offset: 0)).makeAsyncIterator()
+            let announced = try await read.record()
+            #expect(announced.contentInfo.totalLength == 100_000 && announced.contentInfo.etag == content.etag)
+            #expect(announced.available.isEmpty)
+            #expect(try harness.store.record(for: key) == nil, "created once the body's first chunk is in")
+
+            harness.origin.releaseBodies(of: "/a.mp4")
+            var bytes = Data()
+            while let chunk = try await read.next() { bytes.append(chunk.bytes) }
+            #expect(Bytes(bytes) == Bytes(content.bytes(in: 0..<100_000)))
+            let stored = try #require(try harness.store.record(for: key))
+            #expect(stored.contentInfo == announced.contentInfo && stored.generation == announced.generation)
+            #expect(stored.isComplete)
+        }
+    }
+
     @Test func contentInformationComesFromATwoByteProbeWhoseBytesAreKept() async throws {
         try await LoaderHarness.run { harness in
             harness.serve("/a.mp4", length: 100_000)

@@ -77,6 +77,30 @@ import Testing
         }
     }
 
+    /// A miss's head leaves before the store creates the resource; when the store then fails
+    /// (here it is closed under the response), the body comes from the origin uncached.
+    @Test func aMissWhoseResourceTheStoreCannotCreateAfterItsHeadLeftComesFromTheOrigin() async throws {
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: Self.length, seed: 46)
+            proxy.origin.serve("/lost.mp4", content: content)
+            proxy.origin.setMisbehavior(.init(holdsBodies: true), for: "/lost.mp4")
+            let release = Task {
+                try? await Task.sleep(for: .seconds(60))
+                proxy.origin.releaseBodies(of: "/lost.mp4")
+            }
+            defer { release.cancel() }
+            let response = try await proxy.client.execute(HTTPClientRequest(url: proxy.proxied("/lost.mp4")), timeout: .seconds(30))
+            #expect(response.status == .ok && response.headers["Content-Length"].first == "\(Self.length)")
+
+            try proxy.store.close()
+            proxy.origin.setMisbehavior(.init(), for: "/lost.mp4")
+            proxy.origin.releaseBodies(of: "/lost.mp4")
+            var body = Data()
+            for try await buffer in response.body { body.append(Data(buffer: buffer)) }
+            #expect(Bytes(body) == Bytes(content.bytes(in: 0..<Self.length)))
+        }
+    }
+
     @Test func aClientThatAsksForAWholeResponseGetsTheLargestLeadOnceItTookItsFirstBytes() async throws {
         try await ProxyHarness.run { proxy in
             let content = TestOrigin.Content.pattern(length: 8 << 20, seed: 44)

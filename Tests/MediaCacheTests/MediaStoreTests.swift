@@ -34,6 +34,35 @@ import Testing
         try store.close()
     }
 
+    /// Resources are created outside the catalog lock: many threads creating the same resources
+    /// at once, while others look them up, make one resource each, whose bytes all land.
+    @Test func resourcesCreatedFromManyThreadsAtOnceAreEachCreatedOnce() async throws {
+        let fixture = try StoreFixture()
+        defer { fixture.directory.remove() }
+        let store = try fixture.open()
+        let urls = (0..<8).map { URL(string: "https://cdn.example/\($0).mp4")! }
+        try await withThrowingTaskGroup { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    for url in urls {
+                        let generation = try store.setContentInfo(ContentInfo(totalLength: 800, etag: "\"v1\""), for: url)
+                        try store.write(Data(repeating: UInt8(writer), count: 100), at: Int64(writer) * 100,
+                                        to: store.key(for: url), generation: generation)
+                        _ = try store.record(for: store.key(for: urls[(writer + 1) % urls.count]))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try store.commit()
+        #expect(try store.entries().count == urls.count)
+        for url in urls {
+            let record = try #require(try store.record(for: store.key(for: url)))
+            #expect(record.generation == .initial && record.isComplete)
+        }
+        try store.close()
+    }
+
     @Test func keysAreKnownWithoutTheIndexAcrossRemovalAndReopening() throws {
         let fixture = try StoreFixture()
         defer { fixture.directory.remove() }

@@ -149,21 +149,25 @@ struct FetchRunner: Sendable {
             return .finished(endOfResource: nil)
         }
         var position = accepted.offset
+        var generation = accepted.generation
         do {
             for try await chunk in response.body {
                 var bytes = chunk
                 let overflow = accepted.limit.map { position + Int64(bytes.count) > $0 } ?? false
                 if overflow, let limit = accepted.limit { bytes = bytes.prefix(Int(limit - position)) }
                 let isFirst = position == accepted.offset
-                if isFirst { await loader.arriving(bytes, at: position, generation: accepted.generation) }
-                try store.write(bytes, at: position, to: key, generation: accepted.generation)
+                if isFirst {
+                    await loader.arriving(bytes, at: position, generation: generation)
+                    if accepted.isAnnounced { generation = try await create(response.info) }
+                }
+                try store.write(bytes, at: position, to: key, generation: generation)
                 loader.statistics.fetchedFromOrigin(bytes.count, of: key)
                 let offset = position
                 position += Int64(bytes.count)
                 if overflow {
                     throw LoaderError.origin(.invalidResponse("the body is longer than announced", url: url))
                 }
-                guard await loader.wrote(fetch: id, bytes, at: offset, generation: accepted.generation, isKept: isFirst) else {
+                guard await loader.wrote(fetch: id, bytes, at: offset, generation: generation, isKept: isFirst) else {
                     return .finished(endOfResource: nil)
                 }
             }
@@ -182,5 +186,14 @@ struct FetchRunner: Sendable {
         }
         if let end, position >= end { return .rangeDone }
         return .finished(endOfResource: position)
+    }
+
+    /// Creates the resource the loader announced from `info` (its readers answer meanwhile:
+    /// the store's index insert happens here, outside the loader), and returns the generation
+    /// its bytes are written with.
+    private func create(_ info: ContentInfo) async throws(MediaStoreError) -> Generation {
+        let generation = try store.setContentInfo(info, for: url)
+        await loader.created(generation, by: id)
+        return generation
     }
 }

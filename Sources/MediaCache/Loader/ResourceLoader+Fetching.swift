@@ -9,6 +9,9 @@ extension ResourceLoader {
         var generation: Generation
         /// One past the last byte the body may carry, when known.
         var limit: Int64?
+        /// Whether the resource is new and only announced: the fetch creates it in the store
+        /// (``FetchRunner``) once the body's first chunk is with the readers.
+        var isAnnounced = false
     }
 
     func startFetch(_ id: FetchID, from start: Int64) {
@@ -132,17 +135,45 @@ extension ResourceLoader {
             guard offset == requestedOffset else {
                 throw .origin(.invalidResponse("Content-Range starts at \(offset), not at the requested \(requestedOffset)", url: url))
             }
+            let limit = length.map { offset + $0 }
+            if before == nil, let record = announce(info, by: id) {
+                return Acceptance(offset: offset, generation: record.generation, limit: limit, isAnnounced: true)
+            }
             let generation = try record(info, replacing: before)
-            return Acceptance(offset: offset, generation: generation, limit: length.map { offset + $0 })
+            return Acceptance(offset: offset, generation: generation, limit: limit)
         case .full:
             if let before, before.contentInfo.isDifferentVersion(from: info) {
                 try record(info, replacing: before)
                 return nil
             }
             plan.becomeSequential()
+            if before == nil, let record = announce(info, by: id) {
+                return Acceptance(offset: 0, generation: record.generation, limit: info.totalLength, isAnnounced: true)
+            }
             let generation = try record(info, replacing: before)
             return Acceptance(offset: 0, generation: generation, limit: info.totalLength)
         }
+    }
+
+    /// Hands the record the origin's answer makes for a resource the store does not hold to
+    /// the readers waiting for it (a miss's head), before the store creates the resource: the
+    /// fetch does that next, outside this actor, while they answer (see
+    /// ``created(_:by:)``). `nil` when another fetch's announcement is under way or the store
+    /// would refuse `info`: the fetch then records it at once, as for a known resource.
+    private func announce(_ info: ContentInfo, by id: FetchID) -> ResourceRecord? {
+        guard announced == nil, let record = try? store.newRecord(info, for: url) else { return nil }
+        announced = (id, record)
+        wakeReaders(where: \.awaitsRecord)
+        return record
+    }
+
+    /// Fetch `id` created the resource it announced, at `generation`: the store's record is the
+    /// truth from now on. A generation other than the announced one means the resource was
+    /// created meanwhile from another answer (a probe's, another fetch's) naming another version.
+    func created(_ generation: Generation, by id: FetchID) {
+        guard let (fetch, record) = announced, fetch == id else { return }
+        announced = nil
+        if generation != record.generation { contentMoved(to: generation) }
     }
 
     /// Stores `info`; when it names another version, readers that got bytes of the old one
@@ -210,6 +241,7 @@ extension ResourceLoader {
     func fetchEnded(_ id: FetchID, endOfResource: Int64?, failure: LoaderError?) {
         let attached = plan.readers(of: id)
         plan.fetchEnded(id)
+        if announced?.fetch == id { announced = nil }
         if fetchTasks.removeValue(forKey: id) != nil { holds.release() }
         if fetchTasks.isEmpty { recent.removeAll() }
         drainTimers.removeValue(forKey: id)?.cancel()

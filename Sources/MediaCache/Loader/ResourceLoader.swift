@@ -66,6 +66,9 @@ actor ResourceLoader {
     var learnedLead: Int64 = 0
     /// The last chunks fetches wrote, for readers close behind them (eight chunks at most).
     var recent: RecentWrites
+    /// The record a fetch made from the origin's answer for a resource the store did not hold,
+    /// while that fetch creates it in the store (see ``accept(_:info:fetch:requestedOffset:)``).
+    var announced: (fetch: FetchID, record: ResourceRecord)?
     /// How a running fetch keeps this loader alive in its ``MediaLoader``.
     let holds: Holds
     var probe: Task<ResourceRecord, any Error>?
@@ -183,13 +186,14 @@ actor ResourceLoader {
     }
 
     /// The resource's record for a reader that has had no bytes yet: the stored one at once;
-    /// while there is none, the one the fetch of the reader's first bytes records from the
-    /// origin's answer, as soon as it is recorded, before any of the body has arrived.
+    /// while there is none, the one the fetch of the reader's first bytes makes from the
+    /// origin's answer, as soon as it has it: before any of the body, and before the store has
+    /// created the resource.
     func record(for id: ReaderID) async throws(LoaderError) -> ResourceRecord {
         while true {
             guard let reader = readers[id] else { throw .cancelled }
             if let failure = reader.failure { throw failure }
-            if let record = try storedRecord() { return record }
+            if let record = try storedRecord() ?? announced?.record { return record }
             readers[id]?.awaitsRecord = true
             defer { readers[id]?.awaitsRecord = false }
             try await waitForFetch(id, reader: reader, record: nil)

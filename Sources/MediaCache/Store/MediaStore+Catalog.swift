@@ -19,21 +19,25 @@ extension MediaStore {
     }
 
     /// The slot of `key`, creating the resource from `url` and `info` when the index has none.
+    ///
+    /// The index insert runs outside the catalog lock, so that looking up any resource (this
+    /// one too: a miss's reader asks while its resource is being created) never waits for it;
+    /// creations take turns under ``creationLock``.
     func slot(for key: ResourceKey, creatingFrom url: URL, info: ContentInfo) throws(MediaStoreError) -> ResourceSlot {
-        try catalog.withLock { catalog throws(MediaStoreError) -> ResourceSlot in
+        if let slot = try existingSlot(for: key) { return slot }
+        creationLock.lock()
+        defer { creationLock.unlock() }
+        if let slot = try existingSlot(for: key) { return slot }
+        let now = clock.now()
+        let resource = try indexOperation("create resource") {
+            try index.insertResource(key: key, url: url.absoluteString, info: info, now: now)
+        }
+        return try catalog.withLock { catalog throws(MediaStoreError) -> ResourceSlot in
             guard !catalog.isClosed else { throw .closed }
+            catalog.indexed.insert(key)
+            // A lookup whose digest collided may have loaded the new row meanwhile.
             if let slot = catalog.slots[key] { return slot }
-            let slot: ResourceSlot
-            if catalog.indexed.mayContain(key), let loaded = try loadSlot(for: key) {
-                slot = loaded
-            } else {
-                let now = clock.now()
-                let resource = try indexOperation("create resource") {
-                    try index.insertResource(key: key, url: url.absoluteString, info: info, now: now)
-                }
-                slot = ResourceSlot(resource: resource, committed: ByteRangeSet(), path: dataPath(for: resource.id))
-                catalog.indexed.insert(key)
-            }
+            let slot = ResourceSlot(resource: resource, committed: ByteRangeSet(), path: dataPath(for: resource.id))
             catalog.slots[key] = slot
             return slot
         }

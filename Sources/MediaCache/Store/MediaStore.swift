@@ -51,6 +51,8 @@ public final class MediaStore: Sendable {
     let catalog: Locked<Catalog>
     let schedule = Locked(CommitSchedule())
     let commitLock = NSLock()
+    /// Held while a resource is created (``slot(for:creatingFrom:info:)``), outside the catalog lock.
+    let creationLock = NSLock()
     /// Where background commits run: a thread of their own, because a commit waits for data
     /// files to be flushed, tens of milliseconds at a time. On Swift's cooperative pool (one
     /// thread per core) that wait would stall every fetch and reader meanwhile.
@@ -153,9 +155,7 @@ public final class MediaStore: Sendable {
     @discardableResult
     public func setContentInfo(_ info: ContentInfo, for url: URL) throws(MediaStoreError) -> Generation {
         let key = key(for: url)
-        if let length = info.totalLength, length <= 0 {
-            throw .invalidContentInfo(key: key, reason: "total length \(length) is not positive")
-        }
+        try check(info, for: key)
         let slot = try slot(for: key, creatingFrom: url, info: info)
         let (stored, generation) = slot.state.withLock { ($0.info, $0.generation) }
         if stored.isDifferentVersion(from: info) {
@@ -166,6 +166,22 @@ public final class MediaStore: Sendable {
         try indexOperation("update content info") { try index.updateContentInfo(id: slot.id, info: merged) }
         slot.state.withLock { $0.info = merged }
         return generation
+    }
+
+    /// The record ``setContentInfo(_:for:)`` creates for `url` when the store holds nothing
+    /// of it, made without touching the index: a loader answers a miss's head from it while
+    /// the resource is being created.
+    func newRecord(_ info: ContentInfo, for url: URL) throws(MediaStoreError) -> ResourceRecord {
+        let key = key(for: url)
+        try check(info, for: key)
+        return ResourceRecord(key: key, url: url.absoluteString, contentInfo: info, generation: .initial, isPinned: false,
+                              available: ByteRangeSet(), validatedAt: clock.now())
+    }
+
+    private func check(_ info: ContentInfo, for key: ResourceKey) throws(MediaStoreError) {
+        if let length = info.totalLength, length <= 0 {
+            throw .invalidContentInfo(key: key, reason: "total length \(length) is not positive")
+        }
     }
 
     /// Keeps `key` from eviction until the returned lease ends.

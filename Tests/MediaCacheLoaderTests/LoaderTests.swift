@@ -79,6 +79,28 @@ import Testing
         }
     }
 
+    /// A read handed a record before its first byte (a server answered a head from it) never
+    /// gets bytes of another version: here the origin drops the body after the head and has
+    /// changed the content by the time the read asks again.
+    @Test func aReadHandedARecordNeverGetsBytesOfAnotherVersion() async throws {
+        try await LoaderHarness.run { harness in
+            harness.serve("/a.mp4", length: 100_000, misbehavior: .init(dropsAfter: 0, holdsBodies: true))
+            let url = harness.origin.url("/a.mp4")
+            var read = harness.loader.read(url, ByteRequest(offset: 0)).makeAsyncIterator()
+            let announced = try await read.record()
+
+            harness.origin.changeContent(of: "/a.mp4")
+            harness.origin.setMisbehavior(.init(), for: "/a.mp4")
+            harness.origin.releaseBodies(of: "/a.mp4")
+            await #expect {
+                while try await read.next() != nil {}
+            } throws: { error in
+                guard case .contentChanged(_, let from, _) = error as? LoaderError else { return false }
+                return from == announced.generation
+            }
+        }
+    }
+
     @Test func contentInformationComesFromATwoByteProbeWhoseBytesAreKept() async throws {
         try await LoaderHarness.run { harness in
             harness.serve("/a.mp4", length: 100_000)

@@ -150,6 +150,7 @@ struct FetchRunner: Sendable {
         }
         var position = accepted.offset
         var generation = accepted.generation
+        var isCreated = !accepted.isAnnounced
         do {
             for try await chunk in response.body {
                 var bytes = chunk
@@ -158,7 +159,10 @@ struct FetchRunner: Sendable {
                 let isFirst = position == accepted.offset
                 if isFirst {
                     await loader.arriving(bytes, at: position, generation: generation)
-                    if accepted.isAnnounced { generation = try await create(response.info) }
+                    if !isCreated {
+                        generation = try await create(response.info)
+                        isCreated = true
+                    }
                 }
                 try store.write(bytes, at: position, to: key, generation: generation)
                 loader.statistics.fetchedFromOrigin(bytes.count, of: key)
@@ -178,14 +182,23 @@ struct FetchRunner: Sendable {
             throw .store(error)
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
+            if !isCreated { try await createBeforeRetrying(response.info) }
             return .broken(error as? OriginError ?? .transport("\(error)", url: url), position: position)
         }
         if let limit = accepted.limit, position < limit {
+            if !isCreated { try await createBeforeRetrying(response.info) }
             return .broken(.transport("the body ended at byte \(position) of \(limit)", url: url),
                            position: position)
         }
         if let end, position >= end { return .rangeDone }
         return .finished(endOfResource: position)
+    }
+
+    /// Creates the announced resource when the body broke before its first chunk: the retry
+    /// then asks for the same version (`If-Range`), and a changed one fails the readers that
+    /// were handed the announced record instead of sending them another version's bytes.
+    private func createBeforeRetrying(_ info: ContentInfo) async throws(LoaderError) {
+        do { _ = try await create(info) } catch { throw .store(error) }
     }
 
     /// Creates the resource the loader announced from `info` (its readers answer meanwhile:

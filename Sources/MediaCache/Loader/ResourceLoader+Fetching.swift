@@ -187,12 +187,12 @@ extension ResourceLoader {
         return generation
     }
 
-    /// The stored content moved to `generation`: readers that got bytes of another one fail
-    /// with ``LoaderError/contentChanged(key:from:to:)`` and every fetch stops.
+    /// The stored content moved to `generation`: readers that got bytes (or a record) of
+    /// another one fail with ``LoaderError/contentChanged(key:from:to:)`` and every fetch stops.
     func contentMoved(to generation: Generation) {
         configuration.logger.info("content changed on the origin", metadata: ["key": "\(key)", "generation": "\(generation)"])
         for (id, reader) in readers {
-            if let delivered = reader.generation, delivered != generation {
+            if let delivered = reader.generation ?? reader.promised, delivered != generation {
                 readers[id]?.failure = .contentChanged(key: key, from: delivered, to: generation)
             }
         }

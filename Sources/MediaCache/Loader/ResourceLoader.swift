@@ -20,6 +20,9 @@ actor ResourceLoader {
         var takesAll: Bool
         /// The generation of the bytes delivered so far; `nil` until the first chunk.
         var generation: Generation?
+        /// The generation of the record ``record(for:)`` handed it, before any byte (a server
+        /// answered a head from it): bytes of another generation must not follow.
+        var promised: Generation?
         /// What was cached when the reader came: bytes from it count as ``ByteChunk/Source/cache``,
         /// every other byte as ``ByteChunk/Source/network``.
         var cachedAtStart: ByteRangeSet
@@ -140,7 +143,7 @@ actor ResourceLoader {
             }
             let record = try storedRecord()
             if let record {
-                if let generation = reader.generation, generation != record.generation {
+                if let generation = reader.generation ?? reader.promised, generation != record.generation {
                     throw .contentChanged(key: key, from: generation, to: record.generation)
                 }
                 let length = record.contentInfo.totalLength
@@ -193,7 +196,10 @@ actor ResourceLoader {
         while true {
             guard let reader = readers[id] else { throw .cancelled }
             if let failure = reader.failure { throw failure }
-            if let record = try storedRecord() ?? announced?.record { return record }
+            if let record = try storedRecord() ?? announced?.record {
+                if reader.generation == nil { readers[id]?.promised = record.generation }
+                return record
+            }
             readers[id]?.awaitsRecord = true
             defer { readers[id]?.awaitsRecord = false }
             try await waitForFetch(id, reader: reader, record: nil)
@@ -256,7 +262,8 @@ actor ResourceLoader {
     private func recentChunk(_ id: ReaderID, reader: inout Reader) -> ByteChunk? {
         let (source, sourceRun) = Self.source(at: reader)
         let limit = min(Int64(configuration.chunkSize), (reader.end ?? .max) - reader.position, sourceRun)
-        guard let (bytes, generation) = recent.bytes(at: reader.position, generation: reader.generation, limit: limit) else {
+        guard let (bytes, generation) = recent.bytes(at: reader.position, generation: reader.generation ?? reader.promised,
+                                                     limit: limit) else {
             return nil
         }
         let chunk = ByteChunk(offset: reader.position, bytes: bytes, source: source)

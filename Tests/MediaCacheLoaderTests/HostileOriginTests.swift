@@ -115,6 +115,21 @@ import Testing
         }
     }
 
+    /// An origin that answers with an empty body of unknown length (chunked, no ranges) is
+    /// asked once: the read fails as for `Content-Length: 0`, instead of asking again forever.
+    @Test func anEmptyBodyOfUnknownLengthFailsTheReadAndIsAskedForOnce() async throws {
+        try await LoaderHarness.run { harness in
+            harness.serve("/empty.mp4", length: 0, misbehavior: .init(ignoresRange: true, chunked: true))
+            await #expect {
+                _ = try await harness.read("/empty.mp4", ByteRequest(offset: 0))
+            } throws: { error in
+                guard case .store(.invalidContentInfo) = error as? LoaderError else { return false }
+                return true
+            }
+            #expect(harness.origin.requests(for: "/empty.mp4").count == 1)
+        }
+    }
+
     @Test func readingAtOrPastTheEndIsUnsatisfiableAndAnUnknownLengthIsLearnedAtEOF() async throws {
         try await LoaderHarness.run { harness in
             let content = harness.serve("/live.ts", length: 300_000, misbehavior: .init(chunked: true))

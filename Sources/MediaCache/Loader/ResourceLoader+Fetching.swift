@@ -247,9 +247,17 @@ extension ResourceLoader {
         drainTimers.removeValue(forKey: id)?.cancel()
         demandWaiters.removeValue(forKey: id)?.resume()
         demandThresholds[id] = nil
+        var failure = failure
         let knownLength = (try? store.record(for: key))?.contentInfo.totalLength
-        if let endOfResource, endOfResource > 0, knownLength == nil {
-            _ = try? store.setContentInfo(ContentInfo(totalLength: endOfResource), for: url)
+        if let endOfResource, knownLength == nil {
+            do {
+                try store.setContentInfo(ContentInfo(totalLength: endOfResource), for: url)
+            } catch {
+                // An empty body of unknown length: the store keeps no empty resource, and its
+                // readers would otherwise ask the origin again and again. Any other failure
+                // leaves the length to be learned by the next fetch.
+                if endOfResource == 0 { failure = failure ?? .store(error) }
+            }
         }
         if let failure {
             configuration.logger.warning("fetch failed", metadata: ["key": "\(key)", "error": "\(failure)"])

@@ -65,10 +65,12 @@ struct UncachedRelay: Sendable {
 
     /// Sends the bytes of the resource from `position` to `end` (its end when `nil`) from the
     /// origin, asking for the version `validator` names: the rest of a body the loader could
-    /// not store; nothing when no byte is left.
+    /// not store; nothing when no byte is left. From byte 0, a whole body (`200`, as an origin
+    /// that ignores ranges answers) is the rest of the body when it has the same validator.
     ///
     /// - Throws: ``LoaderError/origin(_:)`` when the origin answers with other bytes (the
-    ///   resource changed): the client gets a short response, never bytes of two versions.
+    ///   resource changed, or a whole body came to a request past byte 0):
+    ///   the client gets a short response, never bytes of two versions.
     func continueBody(from position: Int64, to end: Int64?, validator: String?,
                       into writer: inout some ResponseBodyWriter) async throws {
         if let end, position >= end { return }
@@ -78,7 +80,14 @@ struct UncachedRelay: Sendable {
         } catch {
             throw LoaderError.origin(error as? OriginError ?? .transport("\(error)", url: url))
         }
-        guard case .partial(position, _) = response.kind else {
+        switch response.kind {
+        case .partial(position, _):
+            break
+        case .full where position == 0 && response.info.ifRangeValidator == validator:
+            // From byte 0, the whole body of the same version (or, with no validator on either
+            // side, of the only version anyone can name) is the rest of it.
+            break
+        default:
             throw LoaderError.origin(.invalidResponse("answered other bytes than the rest of the body from \(position)", url: url))
         }
         try await send(response.body, to: end.map { $0 - position }, into: &writer)

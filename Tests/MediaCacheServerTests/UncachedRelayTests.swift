@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -101,6 +102,58 @@ import Testing
         #expect(changed.bytes.isEmpty)
         try await upstream.shutdown()
         try await origin.stop()
+    }
+
+    /// An origin that ignores ranges answers the rest of a body from byte 0 with the whole
+    /// body: that is the rest when its validator is the one asked for, and only then.
+    @Test func fromByteZeroAWholeBodyOfTheSameVersionIsTheRest() async throws {
+        let origin = try await TestOrigin.start()
+        let upstream = HTTPOrigin()
+        let content = TestOrigin.Content.pattern(length: Self.length, seed: 10)
+        origin.serve("/d.mp4", content: content)
+        origin.setMisbehavior(.init(ignoresRange: true), for: "/d.mp4")
+        let relay = UncachedRelay(origin: upstream, url: origin.url("/d.mp4"), tally: ResponseTally())
+
+        var whole = CollectingWriter()
+        await #expect(throws: Never.self) {
+            try await relay.continueBody(from: 0, to: 5000, validator: content.etag, into: &whole)
+        }
+        #expect(whole.bytes == content.bytes(in: 0..<5000))
+
+        var later = CollectingWriter()
+        await #expect(throws: LoaderError.self) {
+            try await relay.continueBody(from: 1000, to: 5000, validator: content.etag, into: &later)
+        }
+        origin.changeContent(of: "/d.mp4")
+        var changed = CollectingWriter()
+        await #expect(throws: LoaderError.self) {
+            try await relay.continueBody(from: 0, to: nil, validator: content.etag, into: &changed)
+        }
+        #expect(later.bytes.isEmpty && changed.bytes.isEmpty)
+        try await upstream.shutdown()
+        try await origin.stop()
+    }
+
+    /// An origin that answers `200` with an empty chunked body: the store keeps no empty
+    /// resource, so the response is finished from the origin, and ends as a whole (empty) body
+    /// rather than a broken one.
+    @Test func anEmptyBodyOfUnknownLengthIsAnsweredWholeFromTheOrigin() async throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        try await ProxyHarness.run(configure: { $0.errorLog = logs.appending("error.log") }) { proxy in
+            proxy.origin.serve("/empty.mp4", content: .data(Data()))
+            proxy.origin.setMisbehavior(.init(ignoresRange: true, chunked: true), for: "/empty.mp4")
+            var request = HTTPClientRequest(url: proxy.proxied("/empty.mp4"))
+            request.headers.add(name: "Range", value: "bytes=0-")
+            let response = try await proxy.client.execute(request, timeout: .seconds(30))
+            #expect(response.status == .ok)
+            // A body cut short (no last chunk) throws here.
+            let body = try await response.body.collect(upTo: 1 << 20)
+            #expect(body.readableBytes == 0)
+            #expect(proxy.origin.requests(for: "/empty.mp4").count == 2)
+        }
+        let errors = ProxyLogTests.entries(try String(contentsOfFile: logs.appending("error.log"), encoding: .utf8))
+        #expect(errors.count == 1 && errors.first?[6].contains("from the origin without caching") == true, "\(errors)")
     }
 }
 

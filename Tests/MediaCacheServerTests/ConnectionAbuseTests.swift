@@ -40,6 +40,29 @@ import Testing
         }
     }
 
+    /// Deadlines are times, checked by one timer (``ConnectionWatchdog``): a request deadline
+    /// that would have passed after its request arrived closes nothing, and the connection
+    /// kept alive after the answer lives until its idle deadline.
+    @Test func aKeptAliveConnectionOutlivesItsRequestsDeadlines() async throws {
+        try await ProxyHarness.run(configure: {
+            $0.limits.requestTimeout = .milliseconds(200)
+            $0.limits.idleTimeout = .seconds(3)
+        }) { proxy in
+            let (first, rest) = try await RawClient.onThread { () throws(ConnectionError) in
+                let client = try RawClient(port: proxy.port)
+                defer { client.close() }
+                _ = client.send("GET /api/stats HTTP/1.1\r\nHost: x\r\n\r\n")
+                let first = client.receive(atLeast: 1)
+                // Past the first request's deadline, well within the idle one.
+                usleep(800_000)
+                _ = client.send("GET /api/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                return (first, client.receiveUntilClosed())
+            }
+            #expect(first > 0)
+            #expect(rest.closed && String(decoding: rest.bytes, as: UTF8.self).contains("HTTP/1.1 200"), "\(rest.bytes.count) bytes")
+        }
+    }
+
     @Test func aClientThatTakesNothingIsClosedAndOneThatReadsSlowlyIsNot() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -15,6 +15,12 @@ import NIOCore
 /// waited longer than it. On Linux the kernel's own record of the last data it sent on the
 /// socket decides, so that a slow client that takes a span over many minutes is not cut off;
 /// elsewhere the client must take the span queued for it within the timeout.
+///
+/// Deadlines move with every request and response, so they are kept as times, not timers: one
+/// timer runs for the client's deadline and, when it fires before the deadline (which moved
+/// on meanwhile), waits again for the rest; and the send check keeps running across the
+/// response's moments of waiting until one finds nothing waiting. A request costs no timer of
+/// its own.
 final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -33,7 +39,10 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
     private let logger: Logger
     private var deadlines = ConnectionDeadlines()
     private var channel: (any Channel)?
-    private var clientDeadline: Scheduled<Void>?
+    /// The client's deadline running, and when it passes.
+    private var clientDeadline: (deadline: ConnectionDeadlines.Deadline, passes: NIODeadline)?
+    /// The timer that checks the client's deadline, and when it fires.
+    private var deadlineTimer: (task: Scheduled<Void>, firesAt: NIODeadline)?
     private var sendCheck: RepeatedTask?
     /// When response bytes started waiting for the client.
     private var blockedSince: NIODeadline?
@@ -65,15 +74,15 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
             blockedSince = nil
-            sendCheck?.cancel()
-            sendCheck = nil
             perform(deadlines.outputDrained())
-        } else if sendCheck == nil {
+        } else if blockedSince == nil {
             blockedSince = .now()
-            let interval = TimeAmount(timeouts.send / 4)
-            let watchdog = NIOLoopBound(self, eventLoop: context.eventLoop)
-            sendCheck = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
-                watchdog.value.checkSend()
+            if sendCheck == nil {
+                let interval = TimeAmount(timeouts.send / 4)
+                let watchdog = NIOLoopBound(self, eventLoop: context.eventLoop)
+                sendCheck = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+                    watchdog.value.checkSend()
+                }
             }
             perform(deadlines.outputBlocked())
         }
@@ -96,23 +105,48 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
         case .keep:
             return
         case .disarm:
-            clientDeadline?.cancel()
             clientDeadline = nil
         case .arm(let deadline):
-            clientDeadline?.cancel()
-            let (timeout, reason) = switch deadline {
-            case .idle: (timeouts.idle, "no request for \(timeouts.idle)")
-            case .request: (timeouts.request, "the request took longer than \(timeouts.request) to arrive")
+            let timeout = switch deadline {
+            case .idle: timeouts.idle
+            case .request: timeouts.request
             }
-            let watchdog = NIOLoopBound(self, eventLoop: channel.eventLoop)
-            clientDeadline = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-                watchdog.value.close(because: reason)
-            }
+            let passes = NIODeadline.now() + TimeAmount(timeout)
+            clientDeadline = (deadline, passes)
+            // A timer that fires later than the new deadline is replaced; an earlier one finds
+            // the deadline moved and waits again.
+            guard deadlineTimer.map({ $0.firesAt > passes }) ?? true else { return }
+            deadlineTimer?.task.cancel()
+            setDeadlineTimer(at: passes, on: channel.eventLoop)
         }
     }
 
+    private func setDeadlineTimer(at time: NIODeadline, on eventLoop: any EventLoop) {
+        let watchdog = NIOLoopBound(self, eventLoop: eventLoop)
+        deadlineTimer = (eventLoop.scheduleTask(deadline: time) { watchdog.value.deadlineTimerFired() }, time)
+    }
+
+    private func deadlineTimerFired() {
+        deadlineTimer = nil
+        guard let clientDeadline, let channel else { return }
+        guard clientDeadline.passes <= .now() else {
+            setDeadlineTimer(at: clientDeadline.passes, on: channel.eventLoop)
+            return
+        }
+        let reason = switch clientDeadline.deadline {
+        case .idle: "no request for \(timeouts.idle)"
+        case .request: "the request took longer than \(timeouts.request) to arrive"
+        }
+        close(because: reason)
+    }
+
     private func checkSend() {
-        guard let blockedSince, let channel else { return }
+        guard let blockedSince, let channel else {
+            // Nothing waits for the client: the check stops until something does.
+            sendCheck?.cancel()
+            sendCheck = nil
+            return
+        }
         let limit = TimeAmount(timeouts.send)
         guard NIODeadline.now() - blockedSince >= limit else { return }
         let reason = "the client took no response bytes for \(timeouts.send)"
@@ -141,7 +175,8 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func stop() {
-        clientDeadline?.cancel()
+        deadlineTimer?.task.cancel()
+        deadlineTimer = nil
         clientDeadline = nil
         sendCheck?.cancel()
         sendCheck = nil

@@ -20,7 +20,7 @@ import NIOHTTPTypesHTTP1
 ///
 /// A connection's task runs on its channel's event loop (``EventLoopTaskExecutor``): a cache
 /// hit is read, answered and queued to the socket without a hand-over between threads, each of
-/// which costs a wake-up. On a 1 MiB hit that saved a tenth of the server's CPU (BENCHMARKS.md).
+/// which costs a wake-up. On 1 MiB hits that saved 5–12 % of the server's CPU (BENCHMARKS.md).
 ///
 /// Each connection is bounded: ``ConnectionWatchdog`` closes it when its client is too slow to
 /// send a request or to take a response, or sends nothing at all; ``ConnectionSlots`` answers

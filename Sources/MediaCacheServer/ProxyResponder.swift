@@ -32,8 +32,10 @@ struct ProxyResponder: Sendable {
         var cold: ColdStart?
         do {
             (record, cold) = try await self.record(of: origin, for: request, context: context)
-        } catch .store(let failure) where failure.isDiskFull {
-            // Nothing could be recorded: a playlist is still rewritten, anything else relayed.
+        } catch .store(let failure) {
+            // Nothing could be recorded (a full disk; an answer the store keeps no record of, such
+            // as an empty body): a playlist is still rewritten, anything else relayed, as the
+            // rest of a body is when the store fails after the head has left.
             if PlaylistDetection.hasPlaylistExtension(origin) {
                 return await playlists.respond(to: request, origin: origin, context: context)
             }

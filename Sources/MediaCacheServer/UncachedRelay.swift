@@ -5,8 +5,8 @@ import MediaCache
 import NIOCore
 
 /// Answers from the origin without storing anything, for when the store cannot keep bytes
-/// (the disk is full): the player keeps playing, and the error log says why these bytes cost
-/// the origin again.
+/// (the disk is full, or the origin's answer is one the store keeps no record of): the player
+/// keeps playing, and the error log says why these bytes cost the origin again.
 ///
 /// A response whose bytes the loader could not store continues from the byte it reached
 /// (``continueBody(from:to:validator:into:)``); a request the loader could record nothing

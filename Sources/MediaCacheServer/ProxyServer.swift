@@ -122,8 +122,13 @@ public struct ProxyServer: Sendable {
         return connections.server(
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: Logger(label: "mediacache.server"))
+            eventLoopGroup: Self.connectionLoops, logger: Logger(label: "mediacache.server"))
     }
+
+    /// The event loops of the proxies' client connections, on which each connection's task
+    /// runs (``ProxyChannel``): a group of their own, so that a response's work never waits
+    /// behind the origin connections on NIO's shared loops, nor theirs behind it.
+    static let connectionLoops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
 }
 
 /// Why the proxy refuses to start.

@@ -7,7 +7,9 @@ import NIOCore
 /// A cache hit then costs no thread hand-over: its request is read, answered from the store
 /// and queued to the socket on one thread, as nginx does in one worker. Work that waits (a
 /// miss's fetch, a commit) still waits elsewhere: the loader's fetches are tasks of their own,
-/// and the store commits on its own queue.
+/// and the store commits on its own queue. The connections' loops are their own
+/// (``ProxyServer/connectionLoops``), so that this work never waits behind the origin
+/// connections on NIO's shared loops.
 ///
 /// ```swift
 /// await withTaskExecutorPreference(EventLoopTaskExecutor(channel.eventLoop)) {

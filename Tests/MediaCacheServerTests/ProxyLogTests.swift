@@ -1,8 +1,13 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
 import MediaCache
-import MediaCacheServer
 import MediaCacheTesting
+import NIOCore
+import NIOEmbedded
 import Testing
+@testable import MediaCacheServer
 
 /// The access and error logs in the W3C Extended Log File Format.
 @Suite(.timeLimit(.minutes(2))) struct ProxyLogTests {
@@ -83,10 +88,45 @@ import Testing
         #expect(failures.first?.last?.contains("/long.mp4 failed") == true, "\(failures)")
     }
 
+    /// The client may have read an error response and hung up before the server has finished
+    /// it; the error is still the server's answer, and keeps its line.
+    @Test func anErrorResponseKeepsItsLineWhenTheClientHangsUpBeforeItsEnd() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let errors = try ExtendedLogFile(path: directory.appending("error.log"), fields: ProxyLogFields.error)
+        let logging = LoggingResponder(access: nil, errors: errors, inner: ForbiddingResponder())
+        let channel = EmbeddedChannel()
+        let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: Logger(label: "test")))
+        let request = Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/t/secret/a.mp4"),
+                              body: RequestBody(buffer: ByteBuffer()))
+        let response = try await logging.respond(to: request, context: context)
+        await #expect(throws: ChannelError.ioOnClosedChannel) { try await response.body.write(HangingUpWriter()) }
+        errors.close()
+
+        let failures = Self.entries(try String(contentsOfFile: errors.path, encoding: .utf8))
+        #expect(failures.map { Array($0[3...]) } == [["GET", "/t/-/a.mp4", "403", "not for you"]])
+    }
+
     @Test func valuesWithSpacesOrQuotesAreQuoted() {
         #expect(ExtendedLogFormat.field(nil) == "-")
         #expect(ExtendedLogFormat.field("plain") == "plain")
         #expect(ExtendedLogFormat.field(#"say "hi" now"#) == #""say ""hi"" now""#)
         #expect(ExtendedLogFormat.field("line\nbreak") == #""line break""#)
+    }
+}
+
+/// Answers every request `403` with a line of text.
+private struct ForbiddingResponder: HTTPResponder {
+    func respond(to request: Request, context: ProxyRequestContext) async throws -> Response {
+        ProxyResponder.text(.forbidden, "not for you\n")
+    }
+}
+
+/// A connection whose client has gone once the body has been written: finishing it fails.
+private struct HangingUpWriter: ResponseBodyWriter {
+    func write(_ buffer: ByteBuffer) async throws {}
+
+    func finish(_ trailingHeaders: HTTPFields?) async throws {
+        throw ChannelError.ioOnClosedChannel
     }
 }

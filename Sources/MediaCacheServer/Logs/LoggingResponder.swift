@@ -50,12 +50,13 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
                 try await body.write(CountingWriter(inner: writer, written: written))
             } catch {
                 // A client that hangs up mid-body is no error of ours: the access line shows
-                // the short count. A failure of the origin or the store is.
-                log(entry, status: status, sent: written.count, tally: tally, start: start, error: tally.snapshot.failure)
+                // the short count. A failure of the origin or the store is, and so is the
+                // error response itself, however far its text got.
+                log(entry, status: status, sent: written.count, tally: tally, start: start,
+                    error: tally.snapshot.failure ?? written.errorText)
                 throw error
             }
-            log(entry, status: status, sent: written.count, tally: tally, start: start,
-                error: status >= 400 ? String(decoding: written.text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil)
+            log(entry, status: status, sent: written.count, tally: tally, start: start, error: written.errorText)
         }
         return response
     }
@@ -96,7 +97,12 @@ private final class WrittenBody: Sendable {
     }
 
     var count: Int64 { state.withLock(\.count) }
-    var text: [UInt8] { state.withLock(\.text) }
+
+    /// The text of an error response (status 400 or more), trimmed; `nil` for any other.
+    var errorText: String? {
+        guard keepsText else { return nil }
+        return String(decoding: state.withLock(\.text), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     func add(_ count: Int64) {
         state.withLock { $0.count += count }

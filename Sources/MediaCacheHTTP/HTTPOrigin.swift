@@ -37,6 +37,9 @@ public final class HTTPOrigin: MediaOrigin {
     private let client: HTTPClient
     private let headers: [(String, String)]
 
+    /// The most bytes of a body read ahead of the fetch that writes them (see ``BodyReadAhead``).
+    static let readAheadLimit = 1 << 20
+
     /// Creates an origin with its own HTTP client; call ``shutdown()`` when done.
     public init(configuration: Configuration = Configuration()) {
         var settings = HTTPClient.Configuration(
@@ -84,11 +87,10 @@ public final class HTTPOrigin: MediaOrigin {
         if let final = response.url, final.absoluteString != request.url.absoluteString { info.finalURL = final }
         guard request.method == .get, kind != .notModified else { return OriginResponse(kind: kind, info: info, body: .empty) }
         let url = request.url
-        var chunks = response.body.makeAsyncIterator()
+        let body = BodyReadAhead(response.body, limit: Self.readAheadLimit)
         return OriginResponse(kind: kind, info: info, body: OriginBody {
             do {
-                // Large chunks become `Data` over the buffer's own storage, without a copy.
-                return try await chunks.next().map { Data(buffer: $0, byteTransferStrategy: .automatic) }
+                return try await body.next()
             } catch {
                 throw OriginError.transport(TransportFailure.reason(error, url: url), url: url)
             }

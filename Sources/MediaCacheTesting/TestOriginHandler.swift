@@ -96,7 +96,9 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
                 let delay = TimeAmount.nanoseconds(count * 1_000_000_000 / Int64(rate))
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) { next() }
             } else {
-                next()
+                // A write the socket took at once completes inside `writeAndFlush`: calling
+                // `next` here would recurse once per piece for as long as the client keeps up.
+                context.eventLoop.assumeIsolated().execute { next() }
             }
         }
     }

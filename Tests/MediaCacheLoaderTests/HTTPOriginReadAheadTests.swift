@@ -1,0 +1,73 @@
+import Foundation
+import MediaCache
+import MediaCacheHTTP
+import MediaCacheTesting
+import Testing
+
+/// `HTTPOrigin` reads a body ahead of the fetch that consumes it, a bounded amount, and hands
+/// over what arrived meanwhile as one chunk.
+@Suite(.timeLimit(.minutes(2))) struct HTTPOriginReadAheadTests {
+    /// The most bytes one socket read gives (SwiftNIO's largest receive buffer): without
+    /// reading ahead, no chunk was larger.
+    static let largestRead = 64 << 10
+
+    @Test func whatArrivedMeanwhileIsOneChunkAndTheBytesAreTheOrigins() async throws {
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/a.mp4", length: 8 << 20)
+            let response = try await harness.http.fetch(OriginRequest(url: harness.origin.url("/a.mp4")))
+            while harness.origin.bytesSent(for: "/a.mp4") < 2 << 20 { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(200))
+            var chunks: [Data] = []
+            for try await chunk in response.body { chunks.append(chunk) }
+            #expect(chunks[0].count > Self.largestRead, "the first chunk holds the reads made while nobody asked")
+            #expect(chunks.reduce(Data(), +) == content.bytes(in: 0..<(8 << 20)))
+        }
+    }
+
+    @Test func aBodyNobodyTakesIsReadAheadOnlyALittle() async throws {
+        try await LoaderHarness.run { harness in
+            let length: Int64 = 96 << 20
+            let content = harness.serve("/big.mp4", length: length)
+            let response = try await harness.http.fetch(OriginRequest(url: harness.origin.url("/big.mp4")))
+            // What the origin could send: the bytes read ahead, and the sockets' buffers.
+            let sent = try await harness.origin.settledBytesSent(for: "/big.mp4")
+            #expect(sent < 32 << 20, "\(sent) bytes sent to a fetch that took none")
+            var received = Data()
+            for try await chunk in response.body { received.append(chunk) }
+            #expect(received == content.bytes(in: 0..<length))
+        }
+    }
+
+    @Test func cancellingTheTaskThatWaitsForTheBodyEndsTheTransfer() async throws {
+        try await LoaderHarness.run { harness in
+            let length: Int64 = 64 << 20
+            harness.serve("/slow.mp4", length: length, misbehavior: .init(bytesPerSecond: 1 << 20))
+            let http = harness.http
+            let url = harness.origin.url("/slow.mp4")
+            let reading = Task {
+                let response = try await http.fetch(OriginRequest(url: url))
+                var count = 0
+                for try await chunk in response.body { count += chunk.count }
+                return count
+            }
+            while harness.origin.bytesSent(for: "/slow.mp4") < 256 << 10 { try await Task.sleep(for: .milliseconds(10)) }
+            reading.cancel()
+            await #expect(throws: (any Error).self) { try await reading.value }
+            // Still reading, the origin would send 1 MiB every second for a minute.
+            let sent = try await harness.origin.settledBytesSent(for: "/slow.mp4", quiet: .seconds(2))
+            #expect(sent < 8 << 20, "\(sent) bytes sent after the fetch was cancelled")
+        }
+    }
+
+    @Test func aTruncatedBodyFailsAfterTheBytesThatCame() async throws {
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/cut.mp4", length: 4 << 20, misbehavior: .init(dropsAfter: 1 << 20))
+            let response = try await harness.http.fetch(OriginRequest(url: harness.origin.url("/cut.mp4")))
+            var received = Data()
+            await #expect(throws: OriginError.self) {
+                for try await chunk in response.body { received.append(chunk) }
+            }
+            #expect(received == content.bytes(in: 0..<Int64(received.count)) && received.count <= 1 << 20)
+        }
+    }
+}

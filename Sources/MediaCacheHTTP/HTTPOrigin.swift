@@ -38,7 +38,7 @@ public final class HTTPOrigin: MediaOrigin {
     private let headers: [(String, String)]
 
     /// The most bytes of a body read ahead of the fetch that writes them (see ``BodyReadAhead``).
-    static let readAheadLimit = 1 << 20
+    static let readAheadLimit = 512 << 10
 
     /// Creates an origin with its own HTTP client; call ``shutdown()`` when done.
     public init(configuration: Configuration = Configuration()) {

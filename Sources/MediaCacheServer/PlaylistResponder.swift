@@ -29,7 +29,7 @@ struct PlaylistResponder: Sendable {
             content = try await loader.revalidatedContent(of: origin, maximumLength: Playlist.maximumSize) { [freshness] body in
                 isDownloaded ? .zero : freshness.maximumAge(of: body)
             }
-        } catch .store(let failure) where failure.isDiskFull {
+        } catch .store(let failure) {
             return await respondUncached(to: request, origin: origin, because: failure, context: context)
         } catch {
             return ProxyResponder.failure(error)
@@ -56,7 +56,8 @@ struct PlaylistResponder: Sendable {
     }
 
     /// The playlist straight from the origin, rewritten as always and stored nowhere, when the
-    /// store cannot keep it (the disk is full).
+    /// store cannot keep it (a full disk, a failing one): as ``ProxyResponder`` relays any other
+    /// body the store fails on.
     private func respondUncached(to request: Request, origin: URL, because failure: MediaStoreError,
                                  context: ProxyRequestContext) async -> Response {
         context.tally.note("\(LoaderError.store(failure)); the playlist came from the origin without caching")

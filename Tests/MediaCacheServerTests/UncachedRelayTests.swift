@@ -69,12 +69,13 @@ import Testing
         }
     }
 
-    @Test func aPlaylistThatCannotBeStoredIsStillRewritten() async throws {
+    /// A full disk, or any other failure of the store (here an I/O error).
+    @Test(arguments: [ENOSPC, EIO]) func aPlaylistThatCannotBeStoredIsStillRewritten(code: Int32) async throws {
         let files = FaultyFileSystem()
         try await ProxyHarness.run(storing: { $0.fileSystem = files }) { proxy in
             let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg0.ts\n#EXT-X-ENDLIST\n"
             proxy.origin.serve("/v/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
-            files.inject(.write, code: ENOSPC, pathContaining: "/data/")
+            files.inject(.write, code: code, pathContaining: "/data/")
             let answer = try await proxy.request(proxy.proxied("/v/index.m3u8"))
             #expect(answer.status == 200)
             #expect(String(decoding: answer.body, as: UTF8.self).contains("/http/127.0.0.1:\(proxy.origin.port)/v/seg0.ts"))

@@ -49,8 +49,10 @@ import Testing
         let ignoring = try await secondPlaybackCost(["--ignore-query", "token,Expires"])
         #expect(ignoring.first > 0)
         #expect(ignoring.second == 0, "the freshly signed segments are the cached ones")
+        // Each run makes its media anew, and ffmpeg's segments can differ by a packet between
+        // runs: a run is compared with itself.
         let plain = try await secondPlaybackCost([])
-        #expect(plain.second == ignoring.first, "without --ignore-query every segment is fetched again")
+        #expect(plain.second == plain.first, "without --ignore-query every segment is fetched again")
     }
 
     @Test func anIgnoredNameMustBeAName() throws {

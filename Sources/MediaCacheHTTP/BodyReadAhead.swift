@@ -2,10 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import MediaCache
 import NIOCore
-import NIOFoundationCompat
 
-/// A response body read ahead of its consumer: a task of its own moves the body's buffers into
-/// a bounded queue as they arrive, and each ``next()`` takes all that has arrived as one chunk.
+/// A response body read ahead of its consumer: a task of its own moves the body's bytes into a
+/// bounded queue as they arrive, and each ``next()`` takes all that has arrived as one chunk.
 ///
 /// AsyncHTTPClient reads a body's next buffer from the socket only once the previous one has
 /// been taken. A fetch takes a buffer, writes it to the store and hands it to its readers
@@ -54,14 +53,14 @@ final class BodyReadAhead: Sendable {
     func next() async throws -> Data? {
         while true {
             switch queue.take() {
-            case .chunks(let buffers):
-                return Self.data(buffers)
+            case .bytes(let bytes):
+                return bytes
             case .end(let result):
                 try result.get()
                 return nil
             case .empty:
                 await withTaskCancellationHandler {
-                    await queue.waitForBuffers()
+                    await queue.waitForBytes()
                 } onCancel: {
                     reader.cancel()
                 }
@@ -69,32 +68,27 @@ final class BodyReadAhead: Sendable {
             }
         }
     }
-
-    /// `buffers` as one `Data`; a single large buffer keeps its storage, without a copy.
-    private static func data(_ buffers: [ByteBuffer]) -> Data {
-        if buffers.count == 1 { return Data(buffer: buffers[0], byteTransferStrategy: .automatic) }
-        var data = Data(capacity: buffers.reduce(0) { $0 + $1.readableBytes })
-        for buffer in buffers { data.append(contentsOf: buffer.readableBytesView) }
-        return data
-    }
 }
 
 extension BodyReadAhead {
-    /// The buffers read and not yet taken, and the two sides' waits.
+    /// The bytes read and not yet taken, and the two sides' waits.
+    ///
+    /// A buffer's bytes are copied in as it arrives, by the reading task: the buffers are the
+    /// event loop's (SwiftNIO reuses a receive buffer once nobody else holds it), so none is
+    /// held, read or released on another thread.
     private final class Queue: Sendable {
         enum Taken {
-            case chunks([ByteBuffer])
+            case bytes(Data)
             case end(Result<Void, any Error>)
             case empty
         }
 
         private struct State {
-            var buffers: [ByteBuffer] = []
-            var count = 0
+            var bytes = Data()
             var end: Result<Void, any Error>?
             /// The reader, waiting for room.
             var reader: CheckedContinuation<Bool, Never>?
-            /// The consumer, waiting for buffers.
+            /// The consumer, waiting for bytes.
             var consumer: CheckedContinuation<Void, Never>?
             var isCancelled = false
         }
@@ -106,15 +100,14 @@ extension BodyReadAhead {
             self.limit = limit
         }
 
-        /// Queues `buffer`; once the queue holds `limit` bytes, returns when the consumer has
-        /// taken them. `false` when the reader was cancelled meanwhile.
+        /// Queues `buffer`'s bytes; once the queue holds `limit` bytes, returns when the
+        /// consumer has taken them. `false` when the reader was cancelled meanwhile.
         func put(_ buffer: ByteBuffer) async -> Bool {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (reader: CheckedContinuation<Bool, Never>) in
                     let (consumer, resumes) = state.withLock { state in
-                        state.buffers.append(buffer)
-                        state.count += buffer.readableBytes
-                        let waits = state.count >= limit && !state.isCancelled
+                        state.bytes.append(contentsOf: buffer.readableBytesView)
+                        let waits = state.bytes.count >= limit && !state.isCancelled
                         if waits { state.reader = reader }
                         defer { state.consumer = nil }
                         return (state.consumer, !waits)
@@ -132,7 +125,7 @@ extension BodyReadAhead {
             }
         }
 
-        /// Ends the body: after the buffers queued, ``take()`` gives `result`.
+        /// Ends the body: after the bytes queued, ``take()`` gives `result`.
         func finish(_ result: Result<Void, any Error>) {
             let consumer = state.withLock { state in
                 state.end = result
@@ -142,16 +135,15 @@ extension BodyReadAhead {
             consumer?.resume()
         }
 
-        /// The queued buffers, or the end once they are all taken; lets a waiting reader on.
+        /// The queued bytes, or the end once they are all taken; lets a waiting reader on.
         func take() -> Taken {
             let (taken, reader): (Taken, CheckedContinuation<Bool, Never>?) = state.withLock { state in
-                if !state.buffers.isEmpty {
+                if !state.bytes.isEmpty {
                     defer {
-                        state.buffers = []
-                        state.count = 0
+                        state.bytes = Data()
                         state.reader = nil
                     }
-                    return (.chunks(state.buffers), state.reader)
+                    return (.bytes(state.bytes), state.reader)
                 }
                 return (state.end.map { .end($0) } ?? .empty, nil)
             }
@@ -159,11 +151,11 @@ extension BodyReadAhead {
             return taken
         }
 
-        /// Returns once buffers or the end have arrived.
-        func waitForBuffers() async {
+        /// Returns once bytes or the end have arrived.
+        func waitForBytes() async {
             await withCheckedContinuation { (consumer: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state in
-                    if !state.buffers.isEmpty || state.end != nil { return true }
+                    if !state.bytes.isEmpty || state.end != nil { return true }
                     state.consumer = consumer
                     return false
                 }

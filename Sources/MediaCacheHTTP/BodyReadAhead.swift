@@ -10,7 +10,7 @@ import NIOCore
 /// been taken. A fetch takes a buffer, writes it to the store and hands it to its readers
 /// before it takes the next, so without this the socket waited for all of that, chunk by
 /// chunk. Read ahead, the origin's bytes keep moving meanwhile, and what arrived meanwhile is
-/// written and handed over once. At most ``limit`` bytes wait, plus the buffer that crossed it.
+/// written and handed over once. At most `limit` bytes wait, plus the buffer that crossed it.
 ///
 /// ```swift
 /// let body = BodyReadAhead(response.body, limit: 1 << 20)
@@ -20,8 +20,6 @@ import NIOCore
 /// Dropping it, or cancelling the task waiting in ``next()``, stops the reading (and with it
 /// the transfer).
 final class BodyReadAhead: Sendable {
-    /// The most bytes read ahead.
-    let limit: Int
     private let queue: Queue
     private let reader: Task<Void, Never>
 
@@ -37,7 +35,6 @@ final class BodyReadAhead: Sendable {
                 queue.finish(.failure(error))
             }
         }
-        self.limit = limit
         self.queue = queue
     }
 

@@ -97,7 +97,8 @@ public struct ProxyServer: Sendable {
         if ownsDownloads { await downloads.shutdown() }
     }
 
-    /// The HTTP server: Hummingbird's router behind the proxy's own connections (see ``ProxyChannel``).
+    /// The HTTP server: Hummingbird's router behind the proxy's own listener and connections
+    /// (see ``ProxyListener``, ``ProxyChannel``).
     private func application(downloads: DownloadManager, access: ExtendedLogFile?, errors: ExtendedLogFile?,
                              onListening: @escaping @Sendable (Int) async -> Void) -> any Service {
         let router = Router(context: ProxyRequestContext.self)
@@ -119,10 +120,9 @@ public struct ProxyServer: Sendable {
                                        decoderLimits: decoder, serverName: "mediacache", maxRequestBody: limits.maxRequestBody,
                                        timeouts: .init(idle: limits.idleTimeout, request: limits.requestTimeout, send: limits.sendTimeout),
                                        slots: ConnectionSlots(limit: limits.maxConnections))
-        return connections.server(
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-            eventLoopGroup: Self.connectionLoops, logger: Logger(label: "mediacache.server"))
+        return ProxyListener(connections: connections, host: configuration.host, port: configuration.port,
+                             eventLoopGroup: Self.connectionLoops, onListening: onListening,
+                             logger: Logger(label: "mediacache.server"))
     }
 
     /// The event loops of the proxies' client connections, on which each connection's task

@@ -15,20 +15,21 @@ import NIOHTTPTypesHTTP1
 /// copied from the page cache into user space and back. Here a response body may also write
 /// ``FileChunk``s (``FileSpanWriting``), which leave through `sendfile`. Everything else a
 /// request meets (routing, the token and allow-list, logs, statistics) stays in Hummingbird
-/// responders, unchanged, and Hummingbird's ``Server`` still accepts connections and shuts
-/// them down gracefully.
+/// responders, unchanged. ``ProxyListener`` accepts the connections and shuts them down.
 ///
 /// A connection's task runs on its channel's event loop (``EventLoopTaskExecutor``): a cache
 /// hit is read, answered and queued to the socket without a hand-over between threads, each of
 /// which costs a wake-up. On 1 MiB hits that saved 5–12 % of the server's CPU (BENCHMARKS.md).
+/// The task starts as the connection is set up, on that loop, so a new connection's first
+/// request waits for no other thread either.
 ///
 /// Each connection is bounded: ``ConnectionWatchdog`` closes it when its client is too slow to
 /// send a request or to take a response, or sends nothing at all; ``ConnectionSlots`` answers
 /// connections beyond the limit with `503`; request heads and bodies have their size limits,
 /// and a response waits for the client before it queues more (the channel's writability).
-struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responder.Context == ProxyRequestContext {
+struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context == ProxyRequestContext {
     /// An accepted connection: its parts, the file regions it has queued, and whether it got a slot.
-    struct Value: ServerChildChannelValue {
+    private struct Connection: Sendable {
         let parts: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
         let queued: QueuedRegions
         /// Whether the connection got one of the ``ConnectionSlots``; one that did not was
@@ -50,7 +51,9 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
     /// How long a refused connection stays open for its client to read the `503`.
     static var refusalLinger: TimeAmount { .seconds(1) }
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    /// Sets up an accepted connection's pipeline, on its event loop, and starts the task that
+    /// serves its requests in turn among `tasks`.
+    func setup(channel: any Channel, tasks: ConnectionTasks, logger: Logger) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
             let isAdmitted = slots.take()
             if isAdmitted {
@@ -73,23 +76,12 @@ struct ProxyChannel<Responder: HTTPResponder>: ServerChildChannel where Responde
             try channel.pipeline.syncOperations.addHandler(FileRegionSender(queued: queued))
             let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
-            return Value(parts: connection, queued: queued, isAdmitted: isAdmitted)
+            let accepted = Connection(parts: connection, queued: queued, isAdmitted: isAdmitted)
+            tasks.start(on: channel.eventLoop) { await serve(accepted, logger: logger) }
         }
     }
 
-    /// Serves the connection's requests in turn, on its channel's event loop where the platform
-    /// has task executors (``EventLoopTaskExecutor``).
-    func handle(value connection: Value, logger: Logger) async {
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *) {
-            await withTaskExecutorPreference(EventLoopTaskExecutor(connection.channel.eventLoop)) {
-                await serve(connection, logger: logger)
-            }
-        } else {
-            await serve(connection, logger: logger)
-        }
-    }
-
-    private func serve(_ connection: Value, logger: Logger) async {
+    private func serve(_ connection: Connection, logger: Logger) async {
         guard connection.isAdmitted else {
             try? await connection.parts.executeThenClose { _, _ in try await connection.channel.closeFuture.get() }
             return

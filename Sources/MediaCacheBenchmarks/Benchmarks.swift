@@ -1,16 +1,17 @@
 import Foundation
 
-/// `swift run -c release mediacache-benchmarks [store|ranges|loader|origin|proxy|encryption|preload|hls|download]...`: each benchmark measures
+/// `swift run -c release mediacache-benchmarks [store|eviction|ranges|loader|origin|proxy|encryption|preload|hls|download]...`: each benchmark measures
 /// MediaCache against a reference doing the same work in the same run and prints
 /// Markdown rows with the ratio.
 @main
 enum Benchmarks {
     static func main() async throws {
         let selected = Set(CommandLine.arguments.dropFirst())
-        let all = ["store", "ranges", "loader", "origin", "proxy", "encryption", "preload", "hls", "download"]
+        let all = ["store", "eviction", "ranges", "loader", "origin", "proxy", "encryption", "preload", "hls", "download"]
         for name in all where selected.isEmpty || selected.contains(name) {
             switch name {
             case "store": try await StoreBenchmark().run()
+            case "eviction": try EvictionCheckBenchmark().run()
             case "ranges": RangeSetBenchmark().run()
             case "loader": try await LoaderBenchmark().run()
             case "origin": try await OriginCostBenchmark().run()

@@ -2,40 +2,65 @@ import Foundation
 
 /// Chooses which resources to evict; pure, so its rules are tested without a store.
 struct EvictionPlanner {
-    /// What the planner knows of one stored resource.
+    /// What the planner knows of one resource it may evict.
     struct Candidate: Equatable {
         var key: ResourceKey
         var bytes: Int64
         var lastAccess: Date
-        /// Pinned or being read: counts towards the limits but is never chosen.
+        /// Being read: counts towards the limits but is never chosen.
         var isProtected: Bool
+    }
+
+    /// What the whole store holds, pinned resources included: they count towards the limits,
+    /// though they are never candidates.
+    struct Usage: Equatable {
+        var bytes: Int64
+        var entries: Int
+        /// The least recent access of any resource; `nil` in an empty store.
+        var oldestAccess: Date?
     }
 
     var policy: EvictionPolicy
 
-    /// The keys to evict, least recently used first.
-    func victims(among candidates: [Candidate], now: Date) -> [ResourceKey] {
-        let byAge = candidates.sorted { ($0.lastAccess, $0.key) < ($1.lastAccess, $1.key) }
-        var chosen = Set<ResourceKey>()
-        var totalBytes = candidates.reduce(0) { $0 + $1.bytes }
-        var entryCount = candidates.count
-        func evict(_ candidate: Candidate) {
-            guard !candidate.isProtected, chosen.insert(candidate.key).inserted else { return }
-            totalBytes -= candidate.bytes
-            entryCount -= 1
+    /// Whether any limit is exceeded by a store holding `usage`; when none is, nothing is
+    /// evicted, and the candidates need not be read.
+    func isExceeded(by usage: Usage, now: Date) -> Bool {
+        isOverSize(bytes: usage.bytes, entries: usage.entries) || usage.oldestAccess.map { isTooOld($0, now: now) } ?? false
+    }
+
+    /// The keys to evict, least recently used first, in a store holding `usage`. `next` gives
+    /// the candidates least recently used first; they are read only until one need not go: once
+    /// the store is within its size limits, every later candidate is more recent, so no age limit
+    /// takes it either.
+    func victims(usage: Usage, now: Date, next: () throws -> Candidate?) rethrows -> [ResourceKey] {
+        var bytes = usage.bytes
+        var entries = usage.entries
+        var chosen: [ResourceKey] = []
+        while let candidate = try next() {
+            guard isTooOld(candidate.lastAccess, now: now) || isOverSize(bytes: bytes, entries: entries) else { break }
+            guard !candidate.isProtected else { continue }
+            chosen.append(candidate.key)
+            bytes -= candidate.bytes
+            entries -= 1
         }
-        for limit in policy.limits {
+        return chosen
+    }
+
+    private func isOverSize(bytes: Int64, entries: Int) -> Bool {
+        policy.limits.contains { limit in
             switch limit {
-            case .age(let maxAge):
-                let cutoff = now.addingTimeInterval(-maxAge.timeInterval)
-                for candidate in byAge where candidate.lastAccess < cutoff { evict(candidate) }
-            case .totalBytes(let maxBytes):
-                for candidate in byAge where totalBytes > maxBytes { evict(candidate) }
-            case .entryCount(let maxCount):
-                for candidate in byAge where entryCount > maxCount { evict(candidate) }
+            case .totalBytes(let maxBytes): bytes > maxBytes
+            case .entryCount(let maxCount): entries > maxCount
+            case .age: false
             }
         }
-        return byAge.map(\.key).filter(chosen.contains)
+    }
+
+    private func isTooOld(_ lastAccess: Date, now: Date) -> Bool {
+        policy.limits.contains { limit in
+            guard case .age(let maxAge) = limit else { return false }
+            return lastAccess < now.addingTimeInterval(-maxAge.timeInterval)
+        }
     }
 }
 

@@ -8,27 +8,26 @@ extension MediaStore {
     /// what was watched last; its playlists, keys and init sections go by the last use of
     /// the whole asset, so whatever segments remain still play.
     ///
+    /// A store within its limits learns so from the index's totals, whatever it holds; one past
+    /// a limit reads its resources, least recently used first, only until the limits hold.
+    ///
     /// - Returns: The keys removed.
     @discardableResult
     public func evict() throws(MediaStoreError) -> [ResourceKey] {
         guard !configuration.eviction.limits.isEmpty else { return [] }
-        let leased = catalog.withLock { Set($0.leases.keys) }
-        var candidates = try entries().map { entry in
-            EvictionPlanner.Candidate(key: entry.key, bytes: entry.cachedBytes, lastAccess: entry.lastAccess,
-                                      isProtected: entry.isPinned || leased.contains(entry.key))
-        }
         let planner = EvictionPlanner(policy: configuration.eviction)
-        var victims = planner.victims(among: candidates, now: clock.now())
-        // An asset's playlists, keys and init sections are needed as long as any of its
-        // segments is cached: they count as used whenever any of its resources was.
-        let structural = victims.isEmpty ? [:] : try indexOperation("asset use") { try index.structuralMembersLastUse() }
-        if !structural.isEmpty {
-            for position in candidates.indices {
-                if let use = structural[candidates[position].key], use > candidates[position].lastAccess {
-                    candidates[position].lastAccess = use
+        let now = clock.now()
+        let usage = try indexOperation("usage") { try index.usage() }
+        guard planner.isExceeded(by: usage, now: now) else { return [] }
+        let leased = catalog.withLock { Set($0.leases.keys) }
+        let victims = try indexOperation("list") {
+            try index.withEvictionCandidates { next in
+                try planner.victims(usage: usage, now: now) {
+                    guard var candidate = try next() else { return nil }
+                    candidate.isProtected = leased.contains(candidate.key)
+                    return candidate
                 }
             }
-            victims = planner.victims(among: candidates, now: clock.now())
         }
         var removed: [ResourceKey] = []
         for key in victims {

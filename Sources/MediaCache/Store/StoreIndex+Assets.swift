@@ -83,31 +83,6 @@ extension StoreIndex {
         }
     }
 
-    /// The resources every stored copy of an asset needs to play, whatever segments are
-    /// cached (its playlists, keys and init sections), each with the latest use of any stored
-    /// resource of its asset.
-    func structuralMembersLastUse() throws -> [ResourceKey: Date] {
-        try pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                WITH used AS (
-                    SELECT m.asset_id, MAX(r.last_access) AS last_use FROM asset_member m JOIN resource r ON r.key = m.key
-                    GROUP BY m.asset_id
-                )
-                SELECT a.key AS key, used.last_use FROM asset a JOIN used ON used.asset_id = a.id
-                UNION ALL
-                SELECT p.key, used.last_use FROM asset_playlist p JOIN used ON used.asset_id = p.asset_id
-                UNION ALL
-                SELECT m.key, used.last_use FROM asset_member m JOIN used ON used.asset_id = m.asset_id WHERE m.role != 'segment'
-                """)
-            var lastUse: [ResourceKey: Date] = [:]
-            for row in rows {
-                let date = Date(timeIntervalSince1970: row["last_use"])
-                lastUse[ResourceKey(row["key"]), default: date] = max(lastUse[ResourceKey(row["key"])] ?? date, date)
-            }
-            return lastUse
-        }
-    }
-
     /// Whether the members of media playlist `key` at `generation` are recorded.
     func isPlaylistRecorded(key: ResourceKey, generation: Generation) throws -> Bool {
         try pool.read { db in

@@ -99,6 +99,37 @@ extension StoreIndex {
                 CREATE INDEX download_member_key ON download_member(key);
                 """)
         }
+        // v5: the cached bytes and the resources in the index, kept by triggers in the same
+        // transactions as the rows they count, so that a commit checks the eviction limits
+        // without reading every resource (``StoreIndex/usage()``); and the resources eviction
+        // may choose in the order it takes them (``StoreIndex/withEvictionCandidates(_:)``).
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                CREATE INDEX resource_eviction_order ON resource(pinned, last_access, key);
+                CREATE TABLE usage (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    bytes INTEGER NOT NULL,
+                    resources INTEGER NOT NULL
+                );
+                INSERT INTO usage VALUES (
+                    1, (SELECT COALESCE(SUM("end" - start), 0) FROM span), (SELECT COUNT(*) FROM resource));
+                CREATE TRIGGER usage_span_insert AFTER INSERT ON span BEGIN
+                    UPDATE usage SET bytes = bytes + (NEW."end" - NEW.start);
+                END;
+                CREATE TRIGGER usage_span_delete AFTER DELETE ON span BEGIN
+                    UPDATE usage SET bytes = bytes - (OLD."end" - OLD.start);
+                END;
+                CREATE TRIGGER usage_span_update AFTER UPDATE OF start, "end" ON span BEGIN
+                    UPDATE usage SET bytes = bytes - (OLD."end" - OLD.start) + (NEW."end" - NEW.start);
+                END;
+                CREATE TRIGGER usage_resource_insert AFTER INSERT ON resource BEGIN
+                    UPDATE usage SET resources = resources + 1;
+                END;
+                CREATE TRIGGER usage_resource_delete AFTER DELETE ON resource BEGIN
+                    UPDATE usage SET resources = resources - 1;
+                END;
+                """)
+        }
         return migrator
     }
 }

@@ -271,6 +271,8 @@ enum StoreIndexError: Error, CustomStringConvertible {
     case olderSchema
     /// An asset row just written could not be read back.
     case missingAsset(ResourceKey)
+    /// The row of totals the schema keeps (``StoreIndex/usage()``) is gone.
+    case missingUsage
 
     var description: String {
         switch self {
@@ -278,6 +280,8 @@ enum StoreIndexError: Error, CustomStringConvertible {
             "the cache index was written by an older version of MediaCache; open it once with write access to migrate it"
         case .missingAsset(let key):
             "the asset \(key) was recorded but cannot be read back"
+        case .missingUsage:
+            "the cache index has lost its row of totals (table usage); delete the cache directory to start over"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import MediaCacheHLS
 
@@ -11,5 +12,17 @@ import Testing
     ])
     func aContentTypeIsComparedByItsMediaTypeAlone(_ contentType: String, _ expected: String) {
         #expect(PlaylistDetection.mediaType(of: contentType) == expected)
+    }
+
+    @Test(arguments: [
+        ("https://cdn.example/v/seg1.M4S?sig=a", true),
+        ("https://cdn.example/film.mp4", true),
+        ("https://cdn.example/a/b.ts#t=1", true),
+        ("https://cdn.example/live", false),
+        ("https://cdn.example/index.m3u8", false),
+        ("https://cdn.example/mp4/stream", false),
+    ])
+    func aMediaFileIsNamedByItsPathsExtension(_ url: String, _ isMedia: Bool) throws {
+        #expect(PlaylistDetection.hasMediaExtension(try #require(URL(string: url))) == isMedia)
     }
 }

@@ -61,6 +61,17 @@ import Testing
         }
     }
 
+    @Test func aPathThatNamesAMediaFileIsNoPlaylistWhateverItsFirstLine() async throws {
+        try await ProxyHarness.run { proxy in
+            // As AVFoundation and ExoPlayer read it: a `.mp4` of a generic type is MP4.
+            let bytes = Data("#EXTM3U\n#EXTINF:4,\nhttp://cdn.example/a.ts\n".utf8)
+            proxy.origin.serve("/clip.mp4", content: .data(bytes, mimeType: "application/octet-stream"))
+            let answer = try await proxy.request(proxy.proxied("/clip.mp4"))
+            #expect(answer.body == bytes, "passed as it is, not rewritten")
+            #expect(answer.headers["content-type"] == "application/octet-stream")
+        }
+    }
+
     @Test func malformedOrHugePlaylistsGetAPreciseBoundedError() async throws {
         try await ProxyHarness.run { proxy in
             proxy.origin.serve("/bad.m3u8", content: .data(Data("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\n".utf8), mimeType: "application/x-mpegURL"))

@@ -23,14 +23,32 @@ public enum PlaylistDetection {
         ["m3u8", "m3u"].contains(url.pathExtension.lowercased())
     }
 
+    /// The extensions of media files (containers, elementary streams, subtitles), which name
+    /// what a path holds as a player reads it: AVFoundation and ExoPlayer take a `.mp4` served
+    /// as `application/octet-stream` for MP4, never for a playlist.
+    static let mediaExtensions: Set<String> = [
+        "mp4", "m4v", "m4a", "m4s", "mov", "cmfv", "cmfa", "cmft", "ts", "m2ts", "mts", "aac", "ac3", "ec3", "mp3",
+        "webm", "mkv", "mka", "ogg", "oga", "opus", "flac", "wav", "mpg", "mpeg", "3gp", "vtt", "webvtt",
+    ]
+
+    /// Whether `url`'s path ends in the extension of a media file (``mediaExtensions``).
+    static func hasMediaExtension(_ url: URL) -> Bool {
+        mediaExtensions.contains(url.pathExtension.lowercased())
+    }
+
     /// Whether `url`, which the origin describes as `info`, is a playlist: by its media type, by
-    /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type, by an `#EXTM3U` first
-    /// line (from the store when cached, else read through `loader`, so cached like any bytes).
+    /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type whose path names no
+    /// media file, by an `#EXTM3U` first line (from the store when cached, else read through
+    /// `loader`, so cached like any bytes).
+    ///
+    /// A path that names a media file (`.mp4`, `.ts`, …) is no playlist whatever its bytes, as
+    /// players read it; it also spares a miss of a generic type the wait for its first bytes
+    /// before its head can leave.
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
         let type = info.mimeType.map(mediaType(of:))
         if let type, mediaTypes.contains(type) { return true }
         if hasPlaylistExtension(url) { return true }
-        guard type.map(genericTypes.contains) ?? true, let length = info.totalLength, length >= 7,
+        guard type.map(genericTypes.contains) ?? true, !hasMediaExtension(url), let length = info.totalLength, length >= 7,
               length <= Playlist.maximumSize else { return false }
         let signature = Data("#EXTM3U".utf8)
         // Cached, the first line costs one read of the store, not a reader of its own: every

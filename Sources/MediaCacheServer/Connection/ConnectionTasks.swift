@@ -7,8 +7,6 @@ import NIOCore
 final class ConnectionTasks: Sendable {
     private struct State {
         var running: [Int: Task<Void, Never>] = [:]
-        /// Tasks that ended before they were recorded in ``running``.
-        var ended: Set<Int> = []
         var nextID = 0
         var isCancelled = false
     }
@@ -19,27 +17,24 @@ final class ConnectionTasks: Sendable {
     /// task executors (``EventLoopTaskExecutor``); it is cancelled at once when ``cancelAll()``
     /// came first.
     func start(on eventLoop: any EventLoop, _ operation: @escaping @Sendable () async -> Void) {
-        let id = state.withLockedValue { state in
+        // The task is made and recorded under the lock: a task never runs where it is made, so
+        // its removal at its end, which takes the lock, always finds it recorded.
+        state.withLockedValue { state in
             state.nextID += 1
-            return state.nextID
-        }
-        let body: @Sendable () async -> Void = { [self] in
-            await operation()
-            state.withLockedValue { state in
-                if state.running.removeValue(forKey: id) == nil { state.ended.insert(id) }
+            let id = state.nextID
+            let body: @Sendable () async -> Void = { [self] in
+                await operation()
+                self.state.withLockedValue { _ = $0.running.removeValue(forKey: id) }
             }
+            let task: Task<Void, Never>
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *) {
+                task = Task(executorPreference: EventLoopTaskExecutor(eventLoop), operation: body)
+            } else {
+                task = Task(operation: body)
+            }
+            state.running[id] = task
+            if state.isCancelled { task.cancel() }
         }
-        let task: Task<Void, Never>
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *) {
-            task = Task(executorPreference: EventLoopTaskExecutor(eventLoop), operation: body)
-        } else {
-            task = Task(operation: body)
-        }
-        let isCancelled = state.withLockedValue { state in
-            if state.ended.remove(id) == nil { state.running[id] = task }
-            return state.isCancelled
-        }
-        if isCancelled { task.cancel() }
     }
 
     /// Cancels every task, and every task started from now on.

@@ -37,11 +37,13 @@ enum PlaylistFuzzing {
         return nil
     }
 
-    /// `url` as the origin sees the request (RFC 3986 §6.2.2, RFC 9110 §4.2.3): the scheme in
-    /// lower case, an empty path as `/`, without the fragment, which stays with the client.
+    /// `url` as the origin sees the request (RFC 3986 §6.2.2 and §6.2.3, RFC 9110 §4.2.3): the
+    /// scheme in lower case, one spelling per port (an empty one is the scheme's default), an
+    /// empty path as `/`, without the fragment, which stays with the client.
     private static func normalized(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
         components.scheme = components.scheme?.lowercased()
+        components.port = components.port
         if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
         components.fragment = nil
         return components.string ?? url.absoluteString

@@ -80,6 +80,12 @@ import Testing
         #expect(try ProxyURL.origin(forTarget: "/https/cdn.example:/a.ts").absoluteString == "https://cdn.example/a.ts")
         #expect(try ProxyURL.origin(forTarget: "/http/127.0.0.1:0090/a.ts").absoluteString == "http://127.0.0.1:90/a.ts")
         #expect(throws: ProxyURLError.self) { try ProxyURL.origin(forTarget: "/http/127.0.0.1:99999/a.ts") }
+        // `Fuzz/regressions/playlist/empty-port`: a URI with an empty port travels without it,
+        // to the same origin.
+        let uri = try #require(URL(string: "https://[::1]:/8443/v/360.m3u8"))
+        let emptyPort = try #require(ProxyURL.path(for: uri))
+        #expect(emptyPort == "/https/%5B::1%5D/8443/v/360.m3u8")
+        #expect(try ProxyURL.origin(forTarget: emptyPort).absoluteString == "https://[::1]/8443/v/360.m3u8")
         // `Fuzz/regressions/proxy-path/port-that-overflows`: not the default port.
         #expect(throws: ProxyURLError.self) { try ProxyURL.origin(forTarget: "/http/127.0.0.1:8443000000000000000000000000/a.ts") }
     }

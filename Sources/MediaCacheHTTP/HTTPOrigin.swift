@@ -36,8 +36,10 @@ public final class HTTPOrigin: MediaOrigin {
 
     private let client: HTTPClient
     private let headers: [(String, String)]
+    /// The client's event loops; each host's transfers run on one of them.
+    private let loops: [any EventLoop]
 
-    /// The most bytes of a body read ahead of the fetch that writes them (see ``BodyReadAhead``).
+    /// The most bytes of a body read ahead of the fetch that writes them (see ``OriginTransfer``).
     static let readAheadLimit = 512 << 10
 
     /// Creates an origin with its own HTTP client; call ``shutdown()`` when done.
@@ -56,6 +58,7 @@ public final class HTTPOrigin: MediaOrigin {
         }
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         headers = configuration.headers
+        loops = Array(client.eventLoopGroup.makeIterator())
     }
 
     /// Closes the client's connections.
@@ -67,34 +70,52 @@ public final class HTTPOrigin: MediaOrigin {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw OriginError.invalidResponse("only http and https URLs can be fetched", url: request.url)
         }
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = request.method == .head ? .HEAD : .GET
-        for (name, value) in headers { outgoing.headers.add(name: name, value: value) }
-        if let range = request.rangeHeader { outgoing.headers.replaceOrAdd(name: "Range", value: range) }
+        var headers = HTTPHeaders(self.headers)
+        if let range = request.rangeHeader { headers.replaceOrAdd(name: "Range", value: range) }
         if let ifRange = request.ifRange, request.rangeHeader != nil {
-            outgoing.headers.replaceOrAdd(name: "If-Range", value: ifRange)
+            headers.replaceOrAdd(name: "If-Range", value: ifRange)
         }
-        if let etag = request.ifNoneMatch { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
-        if let date = request.ifModifiedSince { outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: date) }
-        let response: HTTPClientResponse
+        if let etag = request.ifNoneMatch { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        if let date = request.ifModifiedSince { headers.replaceOrAdd(name: "If-Modified-Since", value: date) }
+        let transfer: OriginTransfer
+        let head: OriginTransfer.Head
         do {
-            response = try await client.execute(outgoing, deadline: .distantFuture)
+            let outgoing = try HTTPClient.Request(url: request.url.absoluteString, method: request.method == .head ? .HEAD : .GET,
+                                                  headers: headers)
+            transfer = OriginTransfer(outgoing, on: client, eventLoop: loop(for: request.url), limit: Self.readAheadLimit)
+            head = try await transfer.head()
         } catch {
             throw OriginError.transport(TransportFailure.reason(error, url: request.url), url: request.url)
         }
         var (kind, info) = try ResponseInterpreter(request: request)
-            .interpret(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
-        if let final = response.url, final.absoluteString != request.url.absoluteString { info.finalURL = final }
+            .interpret(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) })
+        if head.url.absoluteString != request.url.absoluteString { info.finalURL = head.url }
         guard request.method == .get, kind != .notModified else { return OriginResponse(kind: kind, info: info, body: .empty) }
         let url = request.url
-        let body = BodyReadAhead(response.body, limit: Self.readAheadLimit)
         return OriginResponse(kind: kind, info: info, body: OriginBody {
             do {
-                return try await body.next()
+                return try await transfer.next()
             } catch {
                 throw OriginError.transport(TransportFailure.reason(error, url: url), url: url)
             }
         })
+    }
+}
+
+extension HTTPOrigin {
+    /// The event loop of `url`'s host, where its transfers run: a fetch's request is made
+    /// there and its head read and recorded there, without a hand-over between threads
+    /// (BENCHMARKS.md, "A miss's request made where its answer is read").
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *)
+    public func requestExecutor(for url: URL) -> (any TaskExecutor)? {
+        EventLoopTaskExecutor(loop(for: url))
+    }
+
+    /// The event loop of `url`'s host. AsyncHTTPClient makes a host's connections on the loop
+    /// its requests prefer, and then reads each response where its delegate runs, with no
+    /// hand-over between the two.
+    private func loop(for url: URL) -> any EventLoop {
+        loops[Int(UInt(bitPattern: (url.host ?? "").hashValue) % UInt(loops.count))]
     }
 }
 

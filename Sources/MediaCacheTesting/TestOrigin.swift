@@ -135,6 +135,7 @@ public final class TestOrigin: Sendable {
     private let channel: any Channel
     /// Open connections, closed by ``stop()`` as a real server shutdown would.
     private let connections = Locked<[ObjectIdentifier: any Channel]>([:])
+    private let accepted = Locked(0)
 
     /// The port the server listens on (on 127.0.0.1).
     public let port: Int
@@ -178,7 +179,13 @@ public final class TestOrigin: Sendable {
         for connection in open { try? await connection.close() }
     }
 
+    /// Connections accepted so far.
+    public var connectionsAccepted: Int {
+        accepted.withLock { $0 }
+    }
+
     private func track(_ connection: any Channel) {
+        accepted.withLock { $0 += 1 }
         let id = ObjectIdentifier(connection)
         connections.withLock { $0[id] = connection }
         connection.closeFuture.whenComplete { [connections] _ in connections.withLock { $0[id] = nil } }

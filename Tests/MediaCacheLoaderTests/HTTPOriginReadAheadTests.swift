@@ -5,7 +5,8 @@ import MediaCacheTesting
 import Testing
 
 /// `HTTPOrigin` reads a body ahead of the fetch that consumes it, a bounded amount, and hands
-/// over what arrived meanwhile as one chunk.
+/// over what arrived meanwhile as one chunk; a fetch that stops stops its transfer, redirected
+/// or not, and one host's requests keep one connection.
 @Suite(.timeLimit(.minutes(2))) struct HTTPOriginReadAheadTests {
     /// The most bytes one socket read gives (SwiftNIO's largest receive buffer): without
     /// reading ahead, no chunk was larger.
@@ -71,6 +72,48 @@ import Testing
                 for try await chunk in response.body { received.append(chunk) }
             }
             #expect(received == content.bytes(in: 0..<Int64(received.count)) && received.count <= 1 << 20)
+        }
+    }
+
+    @Test func cancellingAFetchWhoseRedirectIsUnansweredEndsItAtOnceAndStopsTheRedirect() async throws {
+        try await LoaderHarness.run { harness in
+            harness.serve("/late.mp4", length: 64 << 20,
+                          misbehavior: .init(bytesPerSecond: 1 << 20, firstByteDelay: .seconds(3)))
+            harness.origin.redirect("/moved.mp4", to: "/late.mp4")
+            let http = harness.http
+            let url = harness.origin.url("/moved.mp4")
+            let fetching = Task { _ = try await http.fetch(OriginRequest(url: url)) }
+            while harness.origin.requests(for: "/late.mp4").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            let cancelled = ContinuousClock.now
+            fetching.cancel()
+            await #expect(throws: OriginError.self) { try await fetching.value }
+            #expect(ContinuousClock.now - cancelled < .seconds(2), "the fetch waited for the redirect's head")
+            // Once its head came, the redirected request stopped instead of sending 1 MiB a second.
+            try await Task.sleep(for: .seconds(3))
+            let sent = try await harness.origin.settledBytesSent(for: "/late.mp4", quiet: .seconds(2))
+            #expect(sent < 4 << 20, "\(sent) bytes sent after the fetch was cancelled")
+        }
+    }
+
+    /// Probes and ranges of one host, one after another, keep one connection: each host's
+    /// requests prefer one event loop, where their connections are made. (Asking for the
+    /// delegate and the channel on the loop instead made a connection per request.) The pauses
+    /// let AsyncHTTPClient return the connection to its pool: a request made as a `HEAD`'s head
+    /// arrives may find it not yet released.
+    @Test func requestsToOneHostKeepOneConnection() async throws {
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/a.mp4", length: 1 << 20)
+            let url = harness.origin.url("/a.mp4")
+            for offset in stride(from: Int64(0), to: 1 << 20, by: 128 << 10) {
+                let probe = try await harness.http.fetch(OriginRequest(url: url, method: .head))
+                #expect(probe.info.totalLength == 1 << 20)
+                try await Task.sleep(for: .milliseconds(50))
+                let response = try await harness.http.fetch(OriginRequest(url: url, offset: offset, end: offset + (128 << 10)))
+                var received = Data()
+                for try await chunk in response.body { received.append(chunk) }
+                #expect(received == content.bytes(in: offset..<(offset + (128 << 10))))
+            }
+            #expect(harness.origin.connectionsAccepted == 1)
         }
     }
 }

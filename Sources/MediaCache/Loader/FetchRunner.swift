@@ -127,6 +127,17 @@ struct FetchRunner: Sendable {
         }
     }
 
+    /// Runs `body` on Swift's global executor, off the origin's ``MediaOrigin/requestExecutor(for:)``:
+    /// a body's chunks are written to the store and handed to readers there, while the thread
+    /// that reads the origin's connection reads on.
+    private func onGlobalExecutor(_ body: () async throws -> Void) async throws {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *) {
+            try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
+        } else {
+            try await body()
+        }
+    }
+
     /// One request and its body.
     private func transfer(from requested: Int64, to end: Int64?) async throws(LoaderError) -> Outcome {
         let validator = (try? store.record(for: key))?.contentInfo.ifRangeValidator
@@ -151,28 +162,32 @@ struct FetchRunner: Sendable {
         var position = accepted.offset
         var generation = accepted.generation
         var isCreated = !accepted.isAnnounced
+        var stoppedEarly = false
         do {
-            for try await chunk in response.body {
-                var bytes = chunk
-                let overflow = accepted.limit.map { position + Int64(bytes.count) > $0 } ?? false
-                if overflow, let limit = accepted.limit { bytes = bytes.prefix(Int(limit - position)) }
-                let isFirst = position == accepted.offset
-                if isFirst {
-                    await loader.arriving(bytes, at: position, generation: generation)
-                    if !isCreated {
-                        generation = try await create(response.info)
-                        isCreated = true
+            try await onGlobalExecutor {
+                for try await chunk in response.body {
+                    var bytes = chunk
+                    let overflow = accepted.limit.map { position + Int64(bytes.count) > $0 } ?? false
+                    if overflow, let limit = accepted.limit { bytes = bytes.prefix(Int(limit - position)) }
+                    let isFirst = position == accepted.offset
+                    if isFirst {
+                        await loader.arriving(bytes, at: position, generation: generation)
+                        if !isCreated {
+                            generation = try await create(response.info)
+                            isCreated = true
+                        }
                     }
-                }
-                try store.write(bytes, at: position, to: key, generation: generation)
-                loader.statistics.fetchedFromOrigin(bytes.count, of: key)
-                let offset = position
-                position += Int64(bytes.count)
-                if overflow {
-                    throw LoaderError.origin(.invalidResponse("the body is longer than announced", url: url))
-                }
-                guard await loader.wrote(fetch: id, bytes, at: offset, generation: generation, isKept: isFirst) else {
-                    return .finished(endOfResource: nil)
+                    try store.write(bytes, at: position, to: key, generation: generation)
+                    loader.statistics.fetchedFromOrigin(bytes.count, of: key)
+                    let offset = position
+                    position += Int64(bytes.count)
+                    if overflow {
+                        throw LoaderError.origin(.invalidResponse("the body is longer than announced", url: url))
+                    }
+                    guard await loader.wrote(fetch: id, bytes, at: offset, generation: generation, isKept: isFirst) else {
+                        stoppedEarly = true
+                        break
+                    }
                 }
             }
         } catch let error as LoaderError {
@@ -185,6 +200,7 @@ struct FetchRunner: Sendable {
             if !isCreated { try await createBeforeRetrying(response.info) }
             return .broken(error as? OriginError ?? .transport("\(error)", url: url), position: position)
         }
+        if stoppedEarly { return .finished(endOfResource: nil) }
         if let limit = accepted.limit, position < limit {
             if !isCreated { try await createBeforeRetrying(response.info) }
             return .broken(.transport("the body ended at byte \(position) of \(limit)", url: url),

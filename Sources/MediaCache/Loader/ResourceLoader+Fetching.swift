@@ -17,7 +17,13 @@ extension ResourceLoader {
     func startFetch(_ id: FetchID, from start: Int64) {
         let runner = FetchRunner(id: id, loader: self, isRanged: !plan.isSequential)
         holds.retain()
-        fetchTasks[id] = Task { await runner.run(from: start) }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *) {
+            // Until its answer's head is recorded, on the thread that reads the answer (see
+            // `MediaOrigin.requestExecutor(for:)`); `FetchRunner` takes the body elsewhere.
+            fetchTasks[id] = Task(executorPreference: origin.requestExecutor(for: url)) { await runner.run(from: start) }
+        } else {
+            fetchTasks[id] = Task { await runner.run(from: start) }
+        }
     }
 
     /// Fetches nobody waits on any more: a sequential one stops at once (it could only start

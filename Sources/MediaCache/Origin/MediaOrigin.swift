@@ -10,6 +10,13 @@ public protocol MediaOrigin: Sendable {
     ///
     /// - Throws: ``OriginError``; an HTTP error status is ``OriginError/status(_:url:)``.
     func fetch(_ request: OriginRequest) async throws -> sending OriginResponse
+
+    /// Where a fetch from `url` runs until its answer's head has been recorded: the executor of
+    /// the thread that will read the answer, so that the request leaves and the head reaches
+    /// the waiting readers with no hand-over between threads. The body is then taken on Swift's
+    /// global executor. `nil`, the default, runs the whole fetch there.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *)
+    func requestExecutor(for url: URL) -> (any TaskExecutor)?
 }
 
 /// One request to the origin.
@@ -58,6 +65,13 @@ public struct OriginRequest: Hashable, Sendable {
     public var rangeHeader: String? {
         guard let offset else { return nil }
         return "bytes=\(offset)-" + (end.map { "\($0 - 1)" } ?? "")
+    }
+}
+
+extension MediaOrigin {
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *)
+    public func requestExecutor(for url: URL) -> (any TaskExecutor)? {
+        nil
     }
 }
 

@@ -1,3 +1,4 @@
+import MediaCacheHTTP
 import NIOConcurrencyHelpers
 import NIOCore
 

@@ -1,0 +1,254 @@
+import AsyncHTTPClient
+import Foundation
+import MediaCache
+import NIOCore
+import NIOHTTP1
+
+/// One request to the origin: its response head, then its body read ahead of the fetch that
+/// takes it.
+///
+/// The transfer is AsyncHTTPClient's response delegate, which runs on the given event loop.
+/// AsyncHTTPClient prefers a connection on that loop, and makes its new ones there, so that
+/// the delegate runs where the response is read (``HTTPOrigin`` gives all requests to one host
+/// the same loop). The head and each body buffer then reach the waiting fetch with one
+/// hand-over between threads, the one that wakes it. AsyncHTTPClient's `async` `execute` costs more on a miss: a
+/// task of its own per request to register the request's cancellation, a deadline scheduled on
+/// the loop, and a task that iterates the body (BENCHMARKS.md, "The origin's answer taken where
+/// it is read").
+///
+/// The body is read ahead: AsyncHTTPClient reads a body's next buffer from the socket only once
+/// the previous buffer's future has completed. The transfer copies each buffer's bytes into its
+/// queue at once, on the loop that read them, and completes that future at once while fewer
+/// than `limit` bytes wait, so the origin's bytes keep moving while the fetch writes what it
+/// took to the store. Each ``next()`` takes everything that arrived as one chunk. At most
+/// `limit` bytes wait, plus the buffer that crossed it.
+///
+/// ```swift
+/// let transfer = OriginTransfer(request, on: client, eventLoop: client.eventLoopGroup.any(), limit: 512 << 10)
+/// let head = try await transfer.head()
+/// while let chunk = try await transfer.next() { ... }
+/// ```
+///
+/// Dropping the transfer before its body ended, or cancelling the task waiting in ``head()`` or
+/// ``next()``, stops the request, a redirected one included.
+final class OriginTransfer: Sendable {
+    /// The final response's head, after any redirects, and the URL that answered it.
+    struct Head: Sendable {
+        let status: HTTPResponseStatus
+        let headers: HTTPHeaders
+        let url: URL
+    }
+
+    private let delegate: Delegate
+
+    /// Starts `request` on `client`, with the delegate on `eventLoop`.
+    init(_ request: HTTPClient.Request, on client: HTTPClient, eventLoop: any EventLoop, limit: Int) {
+        delegate = Delegate(url: request.url, limit: limit)
+        delegate.started(client.execute(request: request, delegate: delegate, eventLoop: .delegate(on: eventLoop)))
+    }
+
+    deinit {
+        delegate.cancel()
+    }
+
+    /// The final response's head.
+    ///
+    /// - Throws: the request's failure; `HTTPClientError.cancelled` when the calling task is
+    ///   cancelled.
+    func head() async throws -> Head {
+        try await withTaskCancellationHandler {
+            try await delegate.head()
+        } onCancel: {
+            delegate.cancel()
+        }
+    }
+
+    /// Everything the body brought since the last call, as one chunk; waits for the next
+    /// buffer when none has arrived. `nil` at the body's end.
+    ///
+    /// - Throws: the transfer's failure, or `CancellationError` when the calling task is
+    ///   cancelled.
+    func next() async throws -> Data? {
+        while true {
+            switch delegate.take() {
+            case .bytes(let bytes):
+                return bytes
+            case .end(let result):
+                try result.get()
+                return nil
+            case .empty:
+                await withTaskCancellationHandler {
+                    await delegate.waitForBytes()
+                } onCancel: {
+                    delegate.cancel()
+                }
+                try Task.checkCancellation()
+            }
+        }
+    }
+}
+
+extension OriginTransfer {
+    /// AsyncHTTPClient's side of the transfer, and the waits of the fetch's side.
+    private final class Delegate: HTTPClientResponseDelegate, Sendable {
+        typealias Response = Void
+
+        enum Taken {
+            case bytes(Data)
+            case end(Result<Void, any Error>)
+            case empty
+        }
+
+        private struct State {
+            /// The request's task; a redirect's, once it is answered.
+            var task: HTTPClient.Task<Void>?
+            var isCancelled = false
+            /// The last URL asked.
+            var url: URL
+            var head: Result<Head, any Error>?
+            var headWaiter: CheckedContinuation<Head, any Error>?
+            var bytes = Data()
+            var end: Result<Void, any Error>?
+            /// AsyncHTTPClient, waiting for room before it reads on.
+            var producer: EventLoopPromise<Void>?
+            /// The fetch, waiting for bytes.
+            var consumer: CheckedContinuation<Void, Never>?
+        }
+
+        private let limit: Int
+        private let state: Locked<State>
+
+        init(url: URL, limit: Int) {
+            self.limit = limit
+            state = Locked(State(url: url))
+        }
+
+        /// Records the request's task; cancels it when the transfer was cancelled meanwhile.
+        func started(_ task: HTTPClient.Task<Void>) {
+            let isCancelled = state.withLock { state in
+                if state.task == nil { state.task = task }
+                return state.isCancelled
+            }
+            if isCancelled { task.cancel() }
+        }
+
+        /// Stops the request unless it has ended, and ends both waits at once with
+        /// `HTTPClientError.cancelled`. A redirect not yet answered stops once its head comes.
+        func cancel() {
+            let task = state.withLock { state -> HTTPClient.Task<Void>? in
+                guard state.end == nil else { return nil }
+                state.isCancelled = true
+                return state.task
+            }
+            finish(.failure(HTTPClientError.cancelled))
+            task?.cancel()
+        }
+
+        func head() async throws -> Head {
+            try await withCheckedThrowingContinuation { waiter in
+                let head = state.withLock { state in
+                    if state.head == nil { state.headWaiter = waiter }
+                    return state.head
+                }
+                if let head { waiter.resume(with: head) }
+            }
+        }
+
+        /// The queued bytes, or the end once they are all taken; lets AsyncHTTPClient read on.
+        func take() -> Taken {
+            let (taken, producer) = state.withLock { state -> (Taken, EventLoopPromise<Void>?) in
+                guard state.bytes.isEmpty else {
+                    defer {
+                        state.bytes = Data()
+                        state.producer = nil
+                    }
+                    return (.bytes(state.bytes), state.producer)
+                }
+                return (state.end.map { .end($0) } ?? .empty, nil)
+            }
+            producer?.succeed()
+            return taken
+        }
+
+        /// Returns once bytes or the end have arrived.
+        func waitForBytes() async {
+            await withCheckedContinuation { consumer in
+                let isReady = state.withLock { state in
+                    let isReady = !state.bytes.isEmpty || state.end != nil
+                    if !isReady { state.consumer = consumer }
+                    return isReady
+                }
+                if isReady { consumer.resume() }
+            }
+        }
+
+        // MARK: HTTPClientResponseDelegate, on the connection's event loop
+
+        func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+            let isCancelled = state.withLock { state in
+                state.task = task
+                state.url = request.url
+                return state.isCancelled
+            }
+            if isCancelled { task.cancel() }
+        }
+
+        func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            let (received, waiter) = state.withLock { state -> (Head?, CheckedContinuation<Head, any Error>?) in
+                guard state.head == nil else { return (nil, nil) }
+                let received = Head(status: head.status, headers: head.headers, url: state.url)
+                state.head = .success(received)
+                defer { state.headWaiter = nil }
+                return (received, state.headWaiter)
+            }
+            if let received { waiter?.resume(returning: received) } else { task.cancel() }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+            let (consumer, producer, isCancelled) = state.withLock { state
+                -> (CheckedContinuation<Void, Never>?, EventLoopPromise<Void>?, Bool) in
+                guard state.end == nil else { return (nil, nil, true) }
+                buffer.withUnsafeReadableBytes { state.bytes.append(contentsOf: $0) }
+                if state.bytes.count >= limit { state.producer = task.eventLoop.makePromise() }
+                defer { state.consumer = nil }
+                return (state.consumer, state.producer, false)
+            }
+            if isCancelled { task.cancel() }
+            consumer?.resume()
+            return producer?.futureResult ?? task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+            finish(.failure(error))
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+            finish(.success(()))
+        }
+
+        /// Ends the transfer, unless it has ended: a head not yet received fails, and the body
+        /// ends with `result` after its queued bytes.
+        private func finish(_ result: Result<Void, any Error>) {
+            let (waiter, consumer, producer) = state.withLock { state
+                -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<Void, Never>?, EventLoopPromise<Void>?) in
+                guard state.end == nil else { return (nil, nil, nil) }
+                state.end = result
+                var waiter: CheckedContinuation<Head, any Error>?
+                if state.head == nil, case .failure(let error) = result {
+                    state.head = .failure(error)
+                    waiter = state.headWaiter
+                    state.headWaiter = nil
+                }
+                defer {
+                    state.consumer = nil
+                    state.producer = nil
+                }
+                return (waiter, state.consumer, state.producer)
+            }
+            if let waiter, case .failure(let error) = result { waiter.resume(throwing: error) }
+            consumer?.resume()
+            producer?.succeed()
+        }
+    }
+}

@@ -83,7 +83,10 @@ private final class RawAnswerHandler: ChannelInboundHandler {
             if answer.repeating.isEmpty {
                 context.close(promise: nil)
             } else {
-                write(answer.repeating, context: context)
+                // On the loop's next turn: a write the socket takes at once completes inside
+                // this one, and writing from here would recurse once per write (a client that
+                // reads as fast as it comes overflowed the stack under AddressSanitizer).
+                context.eventLoop.assumeIsolated().execute { [self] in write(answer.repeating, context: context) }
             }
         }
     }

@@ -113,6 +113,8 @@ extension OriginTransfer {
             var producer: EventLoopPromise<Void>?
             /// The fetch, waiting for bytes.
             var consumer: CheckedContinuation<Void, Never>?
+            /// Whether the loop wakes the waiting fetch once the buffers of its current turn are in.
+            var isWakeScheduled = false
         }
 
         private let limit: Int
@@ -205,18 +207,30 @@ extension OriginTransfer {
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
+        /// Queues the buffer's bytes. A waiting fetch is woken once per turn of the loop, after
+        /// every buffer that turn read (NIO reads up to four per turn): one wake-up and one
+        /// chunk for all of them.
         func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            let (consumer, producer, isCancelled) = state.withLock { state
-                -> (CheckedContinuation<Void, Never>?, EventLoopPromise<Void>?, Bool) in
-                guard state.end == nil else { return (nil, nil, true) }
+            let (wakes, producer, isCancelled) = state.withLock { state -> (Bool, EventLoopPromise<Void>?, Bool) in
+                guard state.end == nil else { return (false, nil, true) }
                 buffer.withUnsafeReadableBytes { state.bytes.append(contentsOf: $0) }
                 if state.bytes.count >= limit { state.producer = task.eventLoop.makePromise() }
-                defer { state.consumer = nil }
-                return (state.consumer, state.producer, false)
+                let wakes = state.consumer != nil && !state.isWakeScheduled
+                if wakes { state.isWakeScheduled = true }
+                return (wakes, state.producer, false)
             }
             if isCancelled { task.cancel() }
-            consumer?.resume()
+            if wakes { task.eventLoop.execute { self.wakeConsumer() } }
             return producer?.futureResult ?? task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        private func wakeConsumer() {
+            let consumer = state.withLock { state in
+                state.isWakeScheduled = false
+                defer { state.consumer = nil }
+                return state.consumer
+            }
+            consumer?.resume()
         }
 
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {

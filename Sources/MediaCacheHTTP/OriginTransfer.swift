@@ -11,10 +11,10 @@ import NIOHTTP1
 /// AsyncHTTPClient prefers a connection on that loop, and makes its new ones there, so that
 /// the delegate runs where the response is read (``HTTPOrigin`` gives all requests to one host
 /// the same loop). The head and each body buffer then reach the waiting fetch with one
-/// hand-over between threads, the one that wakes it. AsyncHTTPClient's `async` `execute` costs more on a miss: a
-/// task of its own per request to register the request's cancellation, a deadline scheduled on
-/// the loop, and a task that iterates the body (BENCHMARKS.md, "The origin's answer taken where
-/// it is read").
+/// hand-over between threads, the one that wakes it. AsyncHTTPClient's `async` `execute` costs
+/// more per request: a task that registers its cancellation, a deadline scheduled on the loop,
+/// and a task that iterates the body (BENCHMARKS.md, "A miss's request made where its answer is
+/// read").
 ///
 /// The body is read ahead: AsyncHTTPClient reads a body's next buffer from the socket only once
 /// the previous buffer's future has completed. The transfer copies each buffer's bytes into its
@@ -102,12 +102,13 @@ extension OriginTransfer {
         private struct State {
             /// The request's task; a redirect's, once it is answered.
             var task: HTTPClient.Task<Void>?
-            var isCancelled = false
             /// The last URL asked.
             var url: URL
             var head: Result<Head, any Error>?
             var headWaiter: CheckedContinuation<Head, any Error>?
             var bytes = Data()
+            /// How the transfer ended: finished, failed or cancelled. A request that reports after
+            /// the end (a redirect answered after a cancel) is cancelled.
             var end: Result<Void, any Error>?
             /// AsyncHTTPClient, waiting for room before it reads on.
             var producer: EventLoopPromise<Void>?
@@ -127,23 +128,20 @@ extension OriginTransfer {
 
         /// Records the request's task; cancels it when the transfer was cancelled meanwhile.
         func started(_ task: HTTPClient.Task<Void>) {
-            let isCancelled = state.withLock { state in
+            let hasEnded = state.withLock { state in
                 if state.task == nil { state.task = task }
-                return state.isCancelled
+                return state.end != nil
             }
-            if isCancelled { task.cancel() }
+            if hasEnded { task.cancel() }
         }
 
         /// Stops the request unless it has ended, and ends both waits at once with
         /// `HTTPClientError.cancelled`. A redirect not yet answered stops once its head comes.
         func cancel() {
-            let task = state.withLock { state -> HTTPClient.Task<Void>? in
-                guard state.end == nil else { return nil }
-                state.isCancelled = true
-                return state.task
-            }
-            finish(.failure(HTTPClientError.cancelled))
-            task?.cancel()
+            guard finish(.failure(HTTPClientError.cancelled)) else { return }
+            // Read after the end is set: a redirect's task recorded later sees the end and
+            // cancels itself.
+            state.withLock { $0.task }?.cancel()
         }
 
         func head() async throws -> Head {
@@ -187,12 +185,12 @@ extension OriginTransfer {
         // MARK: HTTPClientResponseDelegate, on the connection's event loop
 
         func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-            let isCancelled = state.withLock { state in
+            let hasEnded = state.withLock { state in
                 state.task = task
                 state.url = request.url
-                return state.isCancelled
+                return state.end != nil
             }
-            if isCancelled { task.cancel() }
+            if hasEnded { task.cancel() }
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -211,7 +209,7 @@ extension OriginTransfer {
         /// every buffer that turn read (NIO reads up to four per turn): one wake-up and one
         /// chunk for all of them.
         func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            let (wakes, producer, isCancelled) = state.withLock { state -> (Bool, EventLoopPromise<Void>?, Bool) in
+            let (wakes, producer, hasEnded) = state.withLock { state -> (Bool, EventLoopPromise<Void>?, Bool) in
                 guard state.end == nil else { return (false, nil, true) }
                 buffer.withUnsafeReadableBytes { state.bytes.append(contentsOf: $0) }
                 if state.bytes.count >= limit { state.producer = task.eventLoop.makePromise() }
@@ -219,7 +217,7 @@ extension OriginTransfer {
                 if wakes { state.isWakeScheduled = true }
                 return (wakes, state.producer, false)
             }
-            if isCancelled { task.cancel() }
+            if hasEnded { task.cancel() }
             if wakes { task.eventLoop.execute { self.wakeConsumer() } }
             return producer?.futureResult ?? task.eventLoop.makeSucceededVoidFuture()
         }
@@ -242,11 +240,12 @@ extension OriginTransfer {
         }
 
         /// Ends the transfer, unless it has ended: a head not yet received fails, and the body
-        /// ends with `result` after its queued bytes.
-        private func finish(_ result: Result<Void, any Error>) {
-            let (waiter, consumer, producer) = state.withLock { state
-                -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<Void, Never>?, EventLoopPromise<Void>?) in
-                guard state.end == nil else { return (nil, nil, nil) }
+        /// ends with `result` after its queued bytes. Returns whether this call ended it.
+        @discardableResult
+        private func finish(_ result: Result<Void, any Error>) -> Bool {
+            let ended = state.withLock { state
+                -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<Void, Never>?, EventLoopPromise<Void>?)? in
+                guard state.end == nil else { return nil }
                 state.end = result
                 var waiter: CheckedContinuation<Head, any Error>?
                 if state.head == nil, case .failure(let error) = result {
@@ -260,9 +259,11 @@ extension OriginTransfer {
                 }
                 return (waiter, state.consumer, state.producer)
             }
+            guard let (waiter, consumer, producer) = ended else { return false }
             if let waiter, case .failure(let error) = result { waiter.resume(throwing: error) }
             consumer?.resume()
             producer?.succeed()
+            return true
         }
     }
 }

@@ -4,7 +4,7 @@ import NIOCore
 /// without an executor of their own that such a task calls (the loader's), so that they run on
 /// the thread that reads and writes a socket, with no hand-over between threads:
 ///
-/// - the proxy's connection tasks, on their connection's loop (`ProxyChannel`): a cache hit
+/// - the proxy's request tasks, on their connection's loop (`ProxyChannel`): a cache hit
 ///   is read, answered from the store and queued to the socket on one thread, as nginx does in
 ///   one worker. The connections' loops are their own (`ProxyServer.connectionLoops`), so that
 ///   this work never waits behind the origin connections on NIO's shared loops.

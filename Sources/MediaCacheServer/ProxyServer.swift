@@ -125,8 +125,8 @@ public struct ProxyServer: Sendable {
                              logger: Logger(label: "mediacache.server"))
     }
 
-    /// The event loops of the proxies' client connections, on which each connection's task
-    /// runs (``ProxyChannel``): a group of their own, so that a response's work never waits
+    /// The event loops of the proxies' client connections, on which each request's task runs
+    /// (``ProxyChannel``): a group of their own, so that a response's work never waits
     /// behind the origin connections on NIO's shared loops, nor theirs behind it.
     static let connectionLoops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
 }

@@ -179,6 +179,11 @@ struct RawClient {
         return true
     }
 
+    /// Closes the sending side only (a half-close): the server reads the end of the requests.
+    func closeSending() {
+        shutdown(socket.descriptor, Int32(SHUT_WR))
+    }
+
     /// Whether the server has closed the connection, without waiting.
     func isClosedByServer() -> Bool {
         var byte: UInt8 = 0

@@ -42,6 +42,44 @@ import Testing
         }
     }
 
+    @Test func aClientThatClosesItsSideAfterItsRequestsGetsEveryAnswerWhole() async throws {
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: 3_000_000, seed: 9)
+            proxy.origin.serve("/h.mp4", content: content)
+            let path = Self.path(proxy.proxied("/h.mp4"), port: proxy.port)
+            let port = proxy.port
+            // A miss, then a hit of the whole file, both sent before the client closes its side.
+            let answer = try await RawClient.onThread { () throws(ConnectionError) in
+                let client = try RawClient(port: port)
+                defer { client.close() }
+                _ = client.send("GET \(path) HTTP/1.1\r\nHost: x\r\nRange: bytes=0-99\r\n\r\nGET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+                client.closeSending()
+                return client.receiveUntilClosed()
+            }
+            #expect(answer.closed, "the server closes once both answers are sent")
+            let text = String(decoding: answer.bytes.prefix(4096), as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 206"), "\(text.prefix(200))")
+            #expect(answer.bytes.count > Int(content.length) && answer.bytes.suffix(Int(content.length)) == content.bytes(in: 0..<content.length))
+        }
+    }
+
+    @Test func aClientThatClosesItsSideInsideARequestBodyGets400AndIsClosed() async throws {
+        try await ProxyHarness.run { proxy in
+            let port = proxy.port
+            let answer = try await RawClient.onThread { () throws(ConnectionError) in
+                let client = try RawClient(port: port)
+                defer { client.close() }
+                _ = client.send("POST /api/preload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"url\":")
+                client.closeSending()
+                return client.receiveUntilClosed()
+            }
+            let text = String(decoding: answer.bytes, as: UTF8.self)
+            #expect(answer.closed && text.hasPrefix("HTTP/1.1 400 "), "\(text)")
+            #expect(text.matches(of: /HTTP\/1\.1/).count == 1, "nothing is answered after the 400")
+            #expect(try await proxy.request(proxy.local("api/stats")).status == 200)
+        }
+    }
+
     /// The path and query of a proxy URL.
     static func path(_ url: String, port: Int) -> String {
         String(url.dropFirst("http://127.0.0.1:\(port)".count))

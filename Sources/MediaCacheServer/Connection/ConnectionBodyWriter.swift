@@ -11,14 +11,14 @@ import NIOHTTPTypesHTTP1
 /// the end, and waits until its file spans are written, so that whoever counts the
 /// response's bytes once it is written counts those that left (see ``FileRegionSender``).
 struct ConnectionBodyWriter: FileSpanWriting {
-    let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    let output: ConnectionOutput
     let regions: OpenRegions
     let queued: QueuedRegions
     /// The head until the first part is written, shared by the copies the body makes of this writer.
     private let head: PendingHead
 
-    init(outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, regions: OpenRegions, queued: QueuedRegions) {
-        self.outbound = outbound
+    init(output: ConnectionOutput, regions: OpenRegions, queued: QueuedRegions) {
+        self.output = output
         self.regions = regions
         self.queued = queued
         head = PendingHead()
@@ -36,7 +36,7 @@ struct ConnectionBodyWriter: FileSpanWriting {
         do {
             try await response.body.write(self)
         } catch {
-            if let unsent = self.head.take() { try? await outbound.write(.head(unsent)) }
+            if let unsent = self.head.take() { try? await output.write(.head(unsent)) }
             throw error
         }
     }
@@ -67,9 +67,9 @@ struct ConnectionBodyWriter: FileSpanWriting {
 
     private func send(_ part: HTTPServerResponsePart) async throws {
         if let head = head.take() {
-            try await outbound.write(contentsOf: [.head(head), part])
+            try await output.write(.head(head), part)
         } else {
-            try await outbound.write(part)
+            try await output.write(part)
         }
     }
 }

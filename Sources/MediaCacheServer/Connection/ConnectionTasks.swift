@@ -2,9 +2,9 @@ import MediaCacheHTTP
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// The tasks serving the proxy's connections (``ProxyChannel``), one per connection, started as
-/// each connection is set up: the listener cancels them when the server is stopped at once, and
-/// waits for them before it returns.
+/// The tasks answering the proxy's requests (``RequestLoop``), one per request being answered:
+/// the listener cancels them when the server is stopped at once, and waits for them before it
+/// returns.
 final class ConnectionTasks: Sendable {
     private struct State {
         var running: [Int: Task<Void, Never>] = [:]

@@ -3,8 +3,8 @@ import NIOHTTP1
 
 /// Tells a connection's ``ConnectionWatchdog`` where its requests and responses end, from
 /// inside the pipeline (after the HTTP decoder and the pipelining handler), so that a request
-/// the decoder has whole stops its deadline at once, however long the connection's task
-/// takes to get to it on a busy machine.
+/// the decoder has whole stops its deadline at once, however long its answer takes to start on
+/// a busy machine.
 final class ExchangeObserver: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

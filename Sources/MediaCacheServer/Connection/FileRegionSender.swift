@@ -1,4 +1,5 @@
 import MediaCache
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -58,20 +59,24 @@ final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
 }
 
 /// The files one connection's responses handed to NIO, so that those a closing connection
-/// dropped before they reached ``FileRegionSender`` are closed too. Used by the connection's
-/// task only.
-final class OpenRegions {
-    private var handles: [NIOFileHandle] = []
+/// dropped before they reached ``FileRegionSender`` are closed too.
+final class OpenRegions: Sendable {
+    private let handles = NIOLockedValueBox<[NIOFileHandle]>([])
 
     /// Notes a file about to be written; forgets those closed since.
     func add(_ handle: NIOFileHandle) {
-        handles.removeAll { !$0.isOpen }
-        handles.append(handle)
+        handles.withLockedValue { handles in
+            handles.removeAll { !$0.isOpen }
+            handles.append(handle)
+        }
     }
 
     /// Closes every file still open; call once the connection has closed.
     func closeAll() {
-        for handle in handles { try? handle.close() }
-        handles = []
+        let open = handles.withLockedValue { handles in
+            defer { handles = [] }
+            return handles
+        }
+        for handle in open { try? handle.close() }
     }
 }

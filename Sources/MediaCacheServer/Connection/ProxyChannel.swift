@@ -7,8 +7,8 @@ import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
 /// The proxy's HTTP/1.1 connections: SwiftNIO's HTTP/1 codec under the proxy's own request
-/// loop, which hands each request to a Hummingbird responder (the router with its access,
-/// method and logging layers) and writes the response itself.
+/// loop (``RequestLoop``), which hands each request to a Hummingbird responder (the router with
+/// its access, method and logging layers) and writes the response itself.
 ///
 /// Why not Hummingbird's own connection handling: its response parts carry `ByteBuffer`s
 /// only, so a cached span could not leave as a `FileRegion`, and every cache hit would be
@@ -17,26 +17,23 @@ import NIOHTTPTypesHTTP1
 /// request meets (routing, the token and allow-list, logs, statistics) stays in Hummingbird
 /// responders, unchanged. ``ProxyListener`` accepts the connections and shuts them down.
 ///
-/// A connection's task runs on its channel's event loop (``EventLoopTaskExecutor``): a cache
-/// hit is read, answered and queued to the socket without a hand-over between threads, each of
-/// which costs a wake-up. On 1 MiB hits that saved 5–12 % of the server's CPU (BENCHMARKS.md).
-/// The task starts as the connection is set up, on that loop, so a new connection's first
-/// request waits for no other thread either.
+/// Each request is answered in a task that runs on its channel's event loop
+/// (``EventLoopTaskExecutor``): a cache hit is read, answered and queued to the socket without
+/// a hand-over between threads, each of which costs a wake-up. On 1 MiB hits that saved 5–12 %
+/// of the server's CPU (BENCHMARKS.md).
 ///
 /// Each connection is bounded: ``ConnectionWatchdog`` closes it when its client is too slow to
 /// send a request or to take a response, or sends nothing at all; ``ConnectionSlots`` answers
 /// connections beyond the limit with `503`; request heads and bodies have their size limits,
 /// and a response waits for the client before it queues more (the channel's writability).
 struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context == ProxyRequestContext {
-    /// An accepted connection: its parts, the file regions it has queued, and whether it got a slot.
+    /// An accepted connection's response side: its output, and the files its responses queued.
     private struct Connection: Sendable {
-        let parts: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+        let output: ConnectionOutput
+        let regions: OpenRegions
         let queued: QueuedRegions
-        /// Whether the connection got one of the ``ConnectionSlots``; one that did not was
-        /// answered `503` and is closing.
-        let isAdmitted: Bool
 
-        var channel: any Channel { parts.channel }
+        var channel: any Channel { output.channel }
     }
 
     let responder: Responder
@@ -51,8 +48,8 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
     /// How long a refused connection stays open for its client to read the `503`.
     static var refusalLinger: TimeAmount { .seconds(1) }
 
-    /// Sets up an accepted connection's pipeline, on its event loop, and starts the task that
-    /// serves its requests in turn among `tasks`.
+    /// Sets up an accepted connection's pipeline, on its event loop; its requests are answered
+    /// in tasks among `tasks`.
     func setup(channel: any Channel, tasks: ConnectionTasks, logger: Logger) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
             let isAdmitted = slots.take()
@@ -70,50 +67,42 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
                 withPipeliningAssistance: true, withErrorHandling: true, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: decoderLimits)
-            let queued = QueuedRegions()
-            channel.closeFuture.whenComplete { _ in queued.close() }
+            let connection = Connection(output: ConnectionOutput(channel: channel), regions: OpenRegions(), queued: QueuedRegions())
+            channel.closeFuture.whenComplete { _ in
+                connection.queued.close()
+                connection.regions.closeAll()
+            }
             try channel.pipeline.syncOperations.addHandler(ExchangeObserver(watchdog: watchdog))
-            try channel.pipeline.syncOperations.addHandler(FileRegionSender(queued: queued))
-            let connection = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
-            let accepted = Connection(parts: connection, queued: queued, isAdmitted: isAdmitted)
-            tasks.start(on: channel.eventLoop) { await serve(accepted, logger: logger) }
+            try channel.pipeline.syncOperations.addHandler(FileRegionSender(queued: connection.queued))
+            // A refused connection's requests are not read: it closes once its client has read the 503.
+            guard isAdmitted else { return }
+            let requests = RequestLoop(output: connection.output, maxBody: maxRequestBody, tasks: tasks, logger: logger) {
+                request in await answer(request, on: connection, logger: logger)
+            }
+            try channel.pipeline.syncOperations.addHandler(requests)
         }
     }
 
-    private func serve(_ connection: Connection, logger: Logger) async {
-        guard connection.isAdmitted else {
-            try? await connection.parts.executeThenClose { _, _ in try await connection.channel.closeFuture.get() }
-            return
-        }
+    /// Answers one request; returns whether the connection stays open for the next. A failure
+    /// while the response is written closes the connection: its client sees a short response.
+    private func answer(_ request: IncomingRequest, on connection: Connection, logger: Logger) async -> Bool {
+        let writer = ConnectionBodyWriter(output: connection.output, regions: connection.regions, queued: connection.queued)
         do {
-            try await withTaskCancellationHandler {
-                let regions = OpenRegions()
-                defer { regions.closeAll() }
-                try await connection.parts.executeThenClose { inbound, outbound in
-                    var parts = inbound.makeAsyncIterator()
-                    while let request = try await IncomingRequest.next(from: &parts, maxBody: maxRequestBody) {
-                        let writer = ConnectionBodyWriter(outbound: outbound, regions: regions, queued: connection.queued)
-                        guard case .complete(let head, let body) = request else {
-                            let refusal = ProxyResponder.text(.contentTooLarge, "request bodies are limited to \(maxRequestBody) bytes\n")
-                            try await writer.respond(with: refusal, date: date.now, serverName: serverName, closing: true)
-                            break
-                        }
-                        let keepsConnection = try await respond(to: head, body: body, channel: connection.channel,
-                                                                writer: writer, logger: logger)
-                        guard keepsConnection else { break }
-                    }
-                    // Closing now would drop what is still queued (a file region is written
-                    // as the client takes it): half-close once it is written, and let the
-                    // client close.
-                    outbound.finish()
-                    try await connection.channel.closeFuture.get()
+            return try await withTaskCancellationHandler {
+                guard case .complete(let head, let body) = request else {
+                    let refusal = ProxyResponder.text(.contentTooLarge, "request bodies are limited to \(maxRequestBody) bytes\n")
+                    try await writer.respond(with: refusal, date: date.now, serverName: serverName, closing: true)
+                    return false
                 }
+                return try await respond(to: head, body: body, channel: connection.channel, writer: writer, logger: logger)
             } onCancel: {
+                // The server is stopping at once: no request after this one is answered.
                 connection.channel.close(mode: .input, promise: nil)
             }
         } catch {
             logger.trace("connection ended", metadata: ["error": "\(error)"])
+            connection.channel.close(promise: nil)
+            return false
         }
     }
 
@@ -129,6 +118,8 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
             "Connection: close", "Date: \(date.now)", "Server: \(serverName)",
         ]
         channel.writeAndFlush(ByteBuffer(string: head.joined(separator: "\r\n") + "\r\n\r\n" + body), promise: nil)
+        // Its requests are not read: the end of its input closes it.
+        try? channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: false)
         channel.eventLoop.scheduleTask(in: Self.refusalLinger) { channel.close(promise: nil) }
     }
 

@@ -9,17 +9,19 @@ import ServiceLifecycle
 /// shuts down.
 ///
 /// A plain NIO `ServerBootstrap`, rather than Hummingbird's `Server`: its child initializer
-/// sets a connection up and starts the connection's task on the connection's own event loop,
-/// so a new connection's first request waits for one hand-over between threads at most (none
-/// when the loop that accepted it is its own). Hummingbird's `Server` hands each connection
-/// through an async sequence to an accept-loop task of the cooperative pool, which starts the
-/// connection's task: three hand-overs and a wake-up of that task before the request is read
-/// (BENCHMARKS.md, "A new connection's task started at its set-up").
+/// sets a connection up on the connection's own event loop, where its requests are read and
+/// answered (``RequestLoop``), so a new connection's first request waits for one hand-over
+/// between threads at most (none when the loop that accepted it is its own). Hummingbird's
+/// `Server` hands each connection through an async sequence to an accept-loop task of the
+/// cooperative pool, which starts the connection's task: three hand-overs and a wake-up of that
+/// task before the request is read (BENCHMARKS.md, "A new connection's task started at its
+/// set-up").
 ///
 /// Graceful shutdown stops accepting at once and lets each connection finish the response it
 /// is sending (NIO's `ServerQuiescingHelper`; the HTTP pipeline closes idle connections and
-/// those whose response ended). Cancelling ``run()`` also cancels every connection's task.
-/// Either way, ``run()`` returns once every connection's task has ended.
+/// those whose response ended). Cancelling ``run()`` also cancels the task of every request
+/// being answered, and no request after it is answered on its connection. Either way, ``run()``
+/// returns once every connection has closed and every request's task has ended.
 struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context == ProxyRequestContext {
     let connections: ProxyChannel<Responder>
     let host: String

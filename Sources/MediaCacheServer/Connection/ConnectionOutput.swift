@@ -14,6 +14,9 @@ final class ConnectionOutput: Sendable {
     private struct State {
         var isWritable = true
         var isClosed = false
+        /// Whether a request's task was cancelled (the server is stopping at once): no write
+        /// waits for the client any more.
+        var isCancelled = false
         var waiter: CheckedContinuation<Void, any Error>?
 
         mutating func takeWaiter() -> CheckedContinuation<Void, any Error>? {
@@ -32,7 +35,7 @@ final class ConnectionOutput: Sendable {
     /// Writes `parts` and flushes them, once the channel is writable.
     ///
     /// - Throws: `ChannelError.ioOnClosedChannel` once the connection has closed;
-    ///   `CancellationError` when the calling task is cancelled while it waits.
+    ///   `CancellationError` when it would wait and a request's task was cancelled.
     func write(_ parts: HTTPServerResponsePart...) async throws {
         try await waitUntilWritable()
         for part in parts { channel.write(part, promise: nil) }
@@ -51,13 +54,18 @@ final class ConnectionOutput: Sendable {
                 let ready: Result<Void, any Error>? = state.withLockedValue { state in
                     if state.isClosed { return .failure(ChannelError.ioOnClosedChannel) }
                     if state.isWritable { return .success(()) }
+                    if state.isCancelled { return .failure(CancellationError()) }
                     state.waiter = waiter
                     return nil
                 }
                 if let ready { waiter.resume(with: ready) }
             }
         } onCancel: {
-            state.withLockedValue { $0.takeWaiter() }?.resume(throwing: CancellationError())
+            let waiter = state.withLockedValue { state in
+                state.isCancelled = true
+                return state.takeWaiter()
+            }
+            waiter?.resume(throwing: CancellationError())
         }
     }
 

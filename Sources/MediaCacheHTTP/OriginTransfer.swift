@@ -17,11 +17,18 @@ import NIOHTTP1
 /// read").
 ///
 /// The body is read ahead: AsyncHTTPClient reads a body's next buffer from the socket only once
-/// the previous buffer's future has completed. The transfer copies each buffer's bytes into its
-/// queue at once, on the loop that read them, and completes that future at once while fewer
-/// than `limit` bytes wait, so the origin's bytes keep moving while the fetch writes what it
-/// took to the store. Each ``next()`` takes everything that arrived as one chunk. At most
-/// `limit` bytes wait, plus the buffer that crossed it.
+/// the previous buffer's future has completed. The transfer completes that future at once
+/// while fewer than `limit` bytes wait, so the origin's bytes keep moving while the fetch
+/// writes what it took to the store. At most `limit` bytes wait, plus the buffer that crossed
+/// it.
+///
+/// The buffers one turn of the loop read (NIO reads up to four per turn) are copied, at the
+/// end of that turn and on that loop, into one `Data` of exactly their size, and a waiting
+/// fetch is woken once for all of them. Each ``next()`` takes what was gathered since the last:
+/// one turn's chunk while the fetch keeps up, all of them joined when it fell behind. Appending
+/// each buffer to a growing `Data` instead copied the bytes again as it grew, and each larger
+/// allocation touched fresh pages: cold fetches cost 7–10 % more CPU and were 8–15 % slower
+/// (BENCHMARKS.md, "One copy of each body buffer").
 ///
 /// ```swift
 /// let transfer = OriginTransfer(request, on: client, eventLoop: client.eventLoopGroup.any(), limit: 512 << 10)
@@ -64,15 +71,21 @@ final class OriginTransfer: Sendable {
     }
 
     /// Everything the body brought since the last call, as one chunk; waits for the next
-    /// buffer when none has arrived. `nil` at the body's end.
+    /// turn's buffers when none have arrived. `nil` at the body's end.
     ///
     /// - Throws: the transfer's failure, or `CancellationError` when the calling task is
     ///   cancelled.
     func next() async throws -> Data? {
         while true {
             switch delegate.take() {
-            case .bytes(let bytes):
-                return bytes
+            case .bytes(let chunks) where chunks.count == 1:
+                return chunks[0]
+            case .bytes(let chunks):
+                // A fetch that fell behind takes what arrived meanwhile as one chunk: one
+                // write to the store for it all.
+                var joined = Data(capacity: chunks.reduce(0) { $0 + $1.count })
+                for chunk in chunks { joined.append(chunk) }
+                return joined
             case .end(let result):
                 try result.get()
                 return nil
@@ -94,7 +107,8 @@ extension OriginTransfer {
         typealias Response = Void
 
         enum Taken {
-            case bytes(Data)
+            /// The chunks gathered since the last take, oldest first.
+            case bytes([Data])
             case end(Result<Void, any Error>)
             case empty
         }
@@ -106,7 +120,12 @@ extension OriginTransfer {
             var url: URL
             var head: Result<Head, any Error>?
             var headWaiter: CheckedContinuation<Head, any Error>?
-            var bytes = Data()
+            /// The buffers this turn of the loop read, not yet gathered.
+            var buffers: [ByteBuffer] = []
+            /// The gathered chunks, oldest first.
+            var chunks: [Data] = []
+            /// The bytes of both.
+            var waiting = 0
             /// How the transfer ended: finished, failed or cancelled. A request that reports after
             /// the end (a redirect answered after a cancel) is cancelled.
             var end: Result<Void, any Error>?
@@ -114,8 +133,8 @@ extension OriginTransfer {
             var producer: EventLoopPromise<Void>?
             /// The fetch, waiting for bytes.
             var consumer: CheckedContinuation<Void, Never>?
-            /// Whether the loop wakes the waiting fetch once the buffers of its current turn are in.
-            var isWakeScheduled = false
+            /// Whether the loop gathers the buffers of its current turn at its end.
+            var isGatherScheduled = false
         }
 
         private let limit: Int
@@ -154,17 +173,19 @@ extension OriginTransfer {
             }
         }
 
-        /// The queued bytes, or the end once they are all taken; lets AsyncHTTPClient read on.
+        /// Every gathered chunk, as one, or the end once every byte is taken; lets AsyncHTTPClient
+        /// read on.
         func take() -> Taken {
             let (taken, producer) = state.withLock { state -> (Taken, EventLoopPromise<Void>?) in
-                guard state.bytes.isEmpty else {
-                    defer {
-                        state.bytes = Data()
-                        state.producer = nil
-                    }
-                    return (.bytes(state.bytes), state.producer)
+                guard state.chunks.isEmpty else {
+                    let chunks = state.chunks
+                    state.chunks = []
+                    state.waiting -= chunks.reduce(0) { $0 + $1.count }
+                    defer { state.producer = nil }
+                    return (.bytes(chunks), state.producer)
                 }
-                return (state.end.map { .end($0) } ?? .empty, nil)
+                guard state.buffers.isEmpty, let end = state.end else { return (.empty, nil) }
+                return (.end(end), nil)
             }
             producer?.succeed()
             return taken
@@ -174,7 +195,7 @@ extension OriginTransfer {
         func waitForBytes() async {
             await withCheckedContinuation { consumer in
                 let isReady = state.withLock { state in
-                    let isReady = !state.bytes.isEmpty || state.end != nil
+                    let isReady = !state.chunks.isEmpty || (state.end != nil && state.buffers.isEmpty)
                     if !isReady { state.consumer = consumer }
                     return isReady
                 }
@@ -205,26 +226,36 @@ extension OriginTransfer {
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
-        /// Queues the buffer's bytes. A waiting fetch is woken once per turn of the loop, after
-        /// every buffer that turn read (NIO reads up to four per turn): one wake-up and one
-        /// chunk for all of them.
+        /// Keeps the buffer until the end of this turn of the loop, when it is gathered with the
+        /// others of the turn (``gather()``).
         func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            let (wakes, producer, hasEnded) = state.withLock { state -> (Bool, EventLoopPromise<Void>?, Bool) in
+            let (gathers, producer, hasEnded) = state.withLock { state -> (Bool, EventLoopPromise<Void>?, Bool) in
                 guard state.end == nil else { return (false, nil, true) }
-                buffer.withUnsafeReadableBytes { state.bytes.append(contentsOf: $0) }
-                if state.bytes.count >= limit { state.producer = task.eventLoop.makePromise() }
-                let wakes = state.consumer != nil && !state.isWakeScheduled
-                if wakes { state.isWakeScheduled = true }
-                return (wakes, state.producer, false)
+                state.buffers.append(buffer)
+                state.waiting += buffer.readableBytes
+                if state.waiting >= limit { state.producer = task.eventLoop.makePromise() }
+                let gathers = !state.isGatherScheduled
+                state.isGatherScheduled = true
+                return (gathers, state.producer, false)
             }
             if hasEnded { task.cancel() }
-            if wakes { task.eventLoop.execute { self.wakeConsumer() } }
+            if gathers { task.eventLoop.execute { self.gather() } }
             return producer?.futureResult ?? task.eventLoop.makeSucceededVoidFuture()
         }
 
-        private func wakeConsumer() {
+        /// Copies the buffers of the turn into one chunk of exactly their size, on the loop
+        /// that read them, and wakes the waiting fetch.
+        private func gather() {
+            // Under the lock throughout: the fetch must not find the buffers gone and the chunk
+            // not yet there, and take the end before them.
             let consumer = state.withLock { state in
-                state.isWakeScheduled = false
+                state.isGatherScheduled = false
+                var chunk = Data(capacity: state.buffers.reduce(0) { $0 + $1.readableBytes })
+                for buffer in state.buffers {
+                    buffer.withUnsafeReadableBytes { chunk.append(contentsOf: $0) }
+                }
+                state.buffers = []
+                if !chunk.isEmpty { state.chunks.append(chunk) }
                 defer { state.consumer = nil }
                 return state.consumer
             }

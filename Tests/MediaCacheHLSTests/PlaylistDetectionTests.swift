@@ -8,6 +8,9 @@ import Testing
         (" Application/VND.Apple.MPEGURL ; charset=utf-8", "application/vnd.apple.mpegurl"),
         ("audio/mpegurl;charset=UTF-8", "audio/mpegurl"),
         ("video/mp4", "video/mp4"),
+        ("\tTEXT/Plain\r\n", "text/plain"),
+        ("Audio/X-MPEGURL\u{00A0}", "audio/x-mpegurl"),
+        ("ÄUDIO/MP4; q=1", "äudio/mp4"),
         ("", ""),
     ])
     func aContentTypeIsComparedByItsMediaTypeAlone(_ contentType: String, _ expected: String) {

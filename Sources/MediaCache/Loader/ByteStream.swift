@@ -98,7 +98,7 @@ final class ReaderSession: Sendable {
         }
         do {
             guard let part = try await resource.next(id, fileSpanLimit: fileSpanLimit) else {
-                finish()
+                await finishHere()
                 return nil
             }
             switch part {
@@ -112,7 +112,7 @@ final class ReaderSession: Sendable {
                 return .file(chunk)
             }
         } catch {
-            finish()
+            await finishHere()
             throw error
         }
     }
@@ -122,7 +122,7 @@ final class ReaderSession: Sendable {
         do {
             return try await resource.record(for: id)
         } catch {
-            finish()
+            await finishHere()
             throw error
         }
     }
@@ -151,19 +151,31 @@ final class ReaderSession: Sendable {
         finish()
     }
 
-    /// Detaches the reader and lets its loader go; later calls do nothing.
+    /// Detaches the reader and lets its loader go, in a task of its own; later calls do nothing.
     func finish() {
-        let registration = state.withLock { state in
+        guard let (resource, id) = endRegistration() else { return }
+        // Not a method of self: finish() runs in deinit, which nothing may outlive holding self.
+        let loader = loader
+        Task { await Self.unregister(id, from: resource, of: loader) }
+    }
+
+    /// Detaches the reader and lets its loader go, in the read's own task: a read that ends or
+    /// fails costs no task of its own, which would wake a thread of the cooperative pool on
+    /// every response (BENCHMARKS.md, "Per-request work on a hit").
+    private func finishHere() async {
+        guard let (resource, id) = endRegistration() else { return }
+        await Self.unregister(id, from: resource, of: loader)
+    }
+
+    /// Marks the read finished; its registration, the first time.
+    private func endRegistration() -> (ResourceLoader, ResourceLoader.ReaderID)? {
+        state.withLock { state in
             defer {
                 state.registration = nil
                 state.isFinished = true
             }
             return state.isFinished ? nil : state.registration
         }
-        guard let (resource, id) = registration else { return }
-        // Not a method of self: finish() runs in deinit, which nothing may outlive holding self.
-        let loader = loader
-        Task { await Self.unregister(id, from: resource, of: loader) }
     }
 
     /// Removes reader `id` from `resource` and lets `loader` release it.

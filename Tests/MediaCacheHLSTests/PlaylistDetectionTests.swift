@@ -26,6 +26,6 @@ import Testing
         ("https://cdn.example/mp4/stream", false),
     ])
     func aMediaFileIsNamedByItsPathsExtension(_ url: String, _ isMedia: Bool) throws {
-        #expect(PlaylistDetection.hasMediaExtension(try #require(URL(string: url))) == isMedia)
+        #expect(PlaylistDetection.isMediaExtension(PlaylistDetection.pathExtension(of: try #require(URL(string: url)))) == isMedia)
     }
 }

@@ -35,11 +35,18 @@ public enum PlaylistDetection {
 
     /// Whether `url`'s path ends in `.m3u8` or `.m3u`, which names a playlist whatever its type.
     public static func hasPlaylistExtension(_ url: URL) -> Bool {
-        isPlaylistExtension(url.pathExtension.lowercased())
+        isPlaylistExtension(pathExtension(of: url))
     }
 
-    private static func isPlaylistExtension(_ lowercased: String) -> Bool {
-        lowercased == "m3u8" || lowercased == "m3u"
+    /// The extension of `url`'s path, lowercased; Foundation parses the path for each ask, so
+    /// a caller that checks it twice asks once.
+    static func pathExtension(of url: URL) -> String {
+        url.pathExtension.lowercased()
+    }
+
+    /// Whether a lowercased path extension names a playlist: `m3u8` or `m3u`.
+    static func isPlaylistExtension(_ pathExtension: String) -> Bool {
+        pathExtension == "m3u8" || pathExtension == "m3u"
     }
 
     /// The extensions of media files (containers, elementary streams, subtitles), which name
@@ -50,9 +57,9 @@ public enum PlaylistDetection {
         "webm", "mkv", "mka", "ogg", "oga", "opus", "flac", "wav", "mpg", "mpeg", "3gp", "vtt", "webvtt",
     ]
 
-    /// Whether `url`'s path ends in the extension of a media file (``mediaExtensions``).
-    static func hasMediaExtension(_ url: URL) -> Bool {
-        mediaExtensions.contains(url.pathExtension.lowercased())
+    /// Whether a lowercased path extension is that of a media file (``mediaExtensions``).
+    static func isMediaExtension(_ pathExtension: String) -> Bool {
+        mediaExtensions.contains(pathExtension)
     }
 
     /// Whether `url`, which the origin describes as `info`, is a playlist: by its media type, by
@@ -66,10 +73,9 @@ public enum PlaylistDetection {
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
         let type = info.mimeType.map(mediaType(of:))
         if let type, mediaTypes.contains(type) { return true }
-        // Once per request: Foundation parses the path for each `pathExtension`.
-        let pathExtension = url.pathExtension.lowercased()
+        let pathExtension = pathExtension(of: url)
         if isPlaylistExtension(pathExtension) { return true }
-        guard type.map(genericTypes.contains) ?? true, !mediaExtensions.contains(pathExtension), let length = info.totalLength, length >= 7,
+        guard type.map(genericTypes.contains) ?? true, !isMediaExtension(pathExtension), let length = info.totalLength, length >= 7,
               length <= Playlist.maximumSize else { return false }
         let signature = Data("#EXTM3U".utf8)
         // Cached, the first line costs one read of the store, not a reader of its own: every

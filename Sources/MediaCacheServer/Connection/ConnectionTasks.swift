@@ -23,7 +23,11 @@ final class ConnectionTasks: Sendable {
         state.withLockedValue { state in
             state.nextID += 1
             let id = state.nextID
+            let startsCancelled = state.isCancelled
             let body: @Sendable () async -> Void = { [self] in
+                // Cancelled before the operation runs: the event loop may run a new task before
+                // the thread that made it could cancel it.
+                if startsCancelled { withUnsafeCurrentTask { $0?.cancel() } }
                 await operation()
                 self.state.withLockedValue { _ = $0.running.removeValue(forKey: id) }
             }
@@ -34,7 +38,6 @@ final class ConnectionTasks: Sendable {
                 task = Task(operation: body)
             }
             state.running[id] = task
-            if state.isCancelled { task.cancel() }
         }
     }
 

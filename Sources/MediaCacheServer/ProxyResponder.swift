@@ -12,11 +12,12 @@ struct ProxyResponder: Sendable {
     let loader: MediaLoader
     let allowedHosts: HostAllowList?
     let playlists: PlaylistResponder
-    private let targets = ProxyTargets()
+    let targets: ProxyTargets
 
-    init(loader: MediaLoader, allowedHosts: HostAllowList?, token: String?, freshness: PlaylistFreshness) {
+    init(loader: MediaLoader, allowedHosts: HostAllowList?, token: String?, freshness: PlaylistFreshness, targets: ProxyTargets) {
         self.loader = loader
         self.allowedHosts = allowedHosts
+        self.targets = targets
         playlists = PlaylistResponder(loader: loader, token: token, freshness: freshness)
     }
 

@@ -82,7 +82,7 @@ public struct ProxyServer: Sendable {
         }
         let ownsDownloads = self.downloads == nil
         var lifecycle = ServiceGroupConfiguration(
-            services: [.init(service: application(downloads: downloads, access: access, errors: errors, onListening: onListening))],
+            services: [.init(service: application(downloads: downloads, accessLog: access, errors: errors, onListening: onListening))],
             logger: logger)
         lifecycle.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
         let group = ServiceGroup(configuration: lifecycle)
@@ -99,12 +99,13 @@ public struct ProxyServer: Sendable {
 
     /// The HTTP server: Hummingbird's router behind the proxy's own listener and connections
     /// (see ``ProxyListener``, ``ProxyChannel``).
-    private func application(downloads: DownloadManager, access: ExtendedLogFile?, errors: ExtendedLogFile?,
+    private func application(downloads: DownloadManager, accessLog: ExtendedLogFile?, errors: ExtendedLogFile?,
                              onListening: @escaping @Sendable (Int) async -> Void) -> any Service {
         let router = Router(context: ProxyRequestContext.self)
         ProxyAPI(loader: loader, preloader: preloader, downloads: downloads, configuration: configuration).register(on: router)
+        let targets = ProxyTargets()
         let proxy = ProxyResponder(loader: loader, allowedHosts: configuration.allowedHosts, token: configuration.token,
-                                   freshness: configuration.playlistFreshness)
+                                   freshness: configuration.playlistFreshness, targets: targets)
         router.get("/**") { request, context in await proxy.respond(to: request, context: context) }
         router.head("/**") { request, context in await proxy.respond(to: request, context: context) }
         let limits = configuration.limits
@@ -114,9 +115,13 @@ public struct ProxyServer: Sendable {
         decoder.maxHeaderFieldSize = 4 * limits.maxHeaderListSize
         decoder.maxHeaderListSize = 4 * limits.maxHeaderListSize
         decoder.maxHeaderFieldCount = 4 * limits.maxHeaderFieldCount
-        let checked = AccessResponder(access: ProxyAccess(token: configuration.token, limits: limits),
+        let access = ProxyAccess(token: configuration.token, limits: limits)
+        let checked = AccessResponder(access: access,
                                       inner: MethodResponder(hasMetrics: configuration.metrics != nil, inner: router.buildResponder()))
-        let connections = ProxyChannel(responder: LoggingResponder(access: access, errors: errors, inner: checked),
+        let log = ProxyLog(access: accessLog, errors: errors)
+        let hits = CachedHitResponder(access: access, allowedHosts: configuration.allowedHosts, loader: loader, targets: targets,
+                                      log: log)
+        let connections = ProxyChannel(responder: LoggingResponder(log: log, inner: checked), hits: hits,
                                        decoderLimits: decoder, serverName: "mediacache", maxRequestBody: limits.maxRequestBody,
                                        timeouts: .init(idle: limits.idleTimeout, request: limits.requestTimeout, send: limits.sendTimeout),
                                        slots: ConnectionSlots(limit: limits.maxConnections))

@@ -7,7 +7,7 @@ import NIOHTTP1
 import Testing
 @testable import MediaCacheServer
 
-/// A file region leaves in parts of at most a mebibyte, each reported as it is written; the
+/// A file region leaves in growing parts, the first of a mebibyte, each reported as it is written; the
 /// file closes and the response may queue the next region once the last part is written or
 /// has failed.
 @Suite struct FileRegionSenderTests {
@@ -17,7 +17,8 @@ import Testing
         #expect(await queued.enter())
         queued.expect(file) { sent.add($0) }
         let start = 1000
-        let end = start + 2 * FileRegionSender.partSize + 5
+        let (first, largest) = (FileRegionSender.firstPart, FileRegionSender.largestPart)
+        let end = start + first + 2 * first + 2 * largest + 5
         let written = channel.write(HTTPServerResponsePart.body(.fileRegion(FileRegion(fileHandle: file, readerIndex: start, endIndex: end))))
         #expect(sent.ranges.isEmpty, "nothing is reported before it is written")
         channel.flush()
@@ -28,11 +29,10 @@ import Testing
             guard case .body(.fileRegion(let region)) = part else { Issue.record("not a file region: \(part)"); continue }
             parts.append(region)
         }
-        #expect(parts.map { [$0.readerIndex, $0.endIndex] } == [
-            [start, start + FileRegionSender.partSize],
-            [start + FileRegionSender.partSize, start + 2 * FileRegionSender.partSize],
-            [start + 2 * FileRegionSender.partSize, end],
-        ])
+        // Each part twice the one before, up to the largest.
+        #expect(parts.map { $0.endIndex - $0.readerIndex } == [first, 2 * first, largest, largest, 5])
+        #expect(parts.first?.readerIndex == start && parts.last?.endIndex == end)
+        #expect(zip(parts, parts.dropFirst()).allSatisfy { $0.endIndex == $1.readerIndex })
         #expect(parts.allSatisfy { $0.fileHandle === file }, "the parts share the region's file")
         #expect(sent.ranges == parts.map { ByteRange(Int64($0.readerIndex), Int64($0.endIndex)) })
         #expect(!file.isOpen, "the file closes after the last part")
@@ -47,7 +47,7 @@ import Testing
         let sent = SentRanges()
         #expect(await queued.enter())
         queued.expect(file) { sent.add($0) }
-        let region = FileRegion(fileHandle: file, readerIndex: 0, endIndex: 3 * FileRegionSender.partSize)
+        let region = FileRegion(fileHandle: file, readerIndex: 0, endIndex: 3 * FileRegionSender.firstPart)
         let written = channel.write(HTTPServerResponsePart.body(.fileRegion(region)))
         channel.flush()
         await #expect(throws: ChannelError.self) { try await written.get() }

@@ -40,7 +40,13 @@ import Testing
                 proxy.origin.serve("/\(name).mp4", content: .pattern(length: 10_000, seed: 1))
                 _ = try await proxy.request(proxy.proxied("/\(name).mp4"))
             }
-            try proxy.store.setPinned(true, for: proxy.store.key(for: proxy.origin.url("/c.mp4")))
+            // A miss's body may reach its client before the store has recorded the resource.
+            let pinned = proxy.store.key(for: proxy.origin.url("/c.mp4"))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try proxy.store.record(for: pinned) == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try proxy.store.setPinned(true, for: pinned)
             let url = proxy.origin.url("/a.mp4").absoluteString
             let encoded = try #require(url.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             let removed = try decode(RemovalReport.self, try await proxy.request(proxy.local("api/entries/\(encoded)"), method: .DELETE))

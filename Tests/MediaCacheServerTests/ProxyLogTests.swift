@@ -94,7 +94,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let errors = try ExtendedLogFile(path: directory.appending("error.log"), fields: ProxyLogFields.error)
-        let logging = LoggingResponder(access: nil, errors: errors, inner: ForbiddingResponder())
+        let logging = LoggingResponder(log: ProxyLog(access: nil, errors: errors), inner: ForbiddingResponder())
         let channel = EmbeddedChannel()
         let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: Logger(label: "test")))
         let request = Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/t/secret/a.mp4"),

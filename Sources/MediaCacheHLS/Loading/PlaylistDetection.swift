@@ -62,6 +62,20 @@ public enum PlaylistDetection {
         mediaExtensions.contains(pathExtension)
     }
 
+    /// Whether `url`, which the origin describes as `info`, is a playlist as far as its media
+    /// type, its path and its length tell; `nil` when only its first bytes can (a small
+    /// resource of a generic type whose path names no media file). A server answers a cache
+    /// hit at once when this says `false`.
+    public static func isPlaylist(_ url: URL, info: ContentInfo) -> Bool? {
+        let type = info.mimeType.map(mediaType(of:))
+        if let type, mediaTypes.contains(type) { return true }
+        let pathExtension = pathExtension(of: url)
+        if isPlaylistExtension(pathExtension) { return true }
+        guard type.map(genericTypes.contains) ?? true, !isMediaExtension(pathExtension), let length = info.totalLength, length >= 7,
+              length <= Playlist.maximumSize else { return false }
+        return nil
+    }
+
     /// Whether `url`, which the origin describes as `info`, is a playlist: by its media type, by
     /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type whose path names no
     /// media file, by an `#EXTM3U` first line (from the store when cached, else read through
@@ -71,12 +85,7 @@ public enum PlaylistDetection {
     /// players read it; it also spares a miss of a generic type the wait for its first bytes
     /// before its head can leave.
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
-        let type = info.mimeType.map(mediaType(of:))
-        if let type, mediaTypes.contains(type) { return true }
-        let pathExtension = pathExtension(of: url)
-        if isPlaylistExtension(pathExtension) { return true }
-        guard type.map(genericTypes.contains) ?? true, !isMediaExtension(pathExtension), let length = info.totalLength, length >= 7,
-              length <= Playlist.maximumSize else { return false }
+        if let answer = isPlaylist(url, info: info) { return answer }
         let signature = Data("#EXTM3U".utf8)
         // Cached, the first line costs one read of the store, not a reader of its own: every
         // request for a file of a generic type asks.

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import MediaCache
@@ -12,27 +11,31 @@ import NIOHTTPTypesHTTP1
 /// response's bytes once it is written counts those that left (see ``FileRegionSender``).
 struct ConnectionBodyWriter: FileSpanWriting {
     let output: ConnectionOutput
-    let regions: OpenRegions
-    let queued: QueuedRegions
+    let files: ConnectionFiles
     /// The head until the first part is written, shared by the copies the body makes of this writer.
     private let head: PendingHead
 
-    init(output: ConnectionOutput, regions: OpenRegions, queued: QueuedRegions) {
+    init(output: ConnectionOutput, files: ConnectionFiles) {
         self.output = output
-        self.regions = regions
-        self.queued = queued
+        self.files = files
         head = PendingHead()
+    }
+
+    /// `head` as the connection sends it: with the `Date` and `Server` headers and, when the
+    /// connection closes after it, `Connection: close`.
+    static func head(_ head: HTTPResponseHead, date: String, serverName: String, closing: Bool) -> HTTPResponseHead {
+        var head = head
+        head.headers.replaceOrAdd(name: "Date", value: date)
+        head.headers.replaceOrAdd(name: "Server", value: serverName)
+        if closing { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+        return head
     }
 
     /// Writes `response`, with the `Date` and `Server` headers and, when the connection closes
     /// after it, `Connection: close`. A body that fails before its first byte still sends the
     /// head, so that the client sees a short response rather than none.
     func respond(with response: Response, date: String, serverName: String, closing: Bool) async throws {
-        var head = HTTPResponseHead(response.head)
-        head.headers.replaceOrAdd(name: "Date", value: date)
-        head.headers.replaceOrAdd(name: "Server", value: serverName)
-        if closing { head.headers.replaceOrAdd(name: "Connection", value: "close") }
-        self.head.value = head
+        head.value = Self.head(HTTPResponseHead(response.head), date: date, serverName: serverName, closing: closing)
         do {
             try await response.body.write(self)
         } catch {
@@ -46,23 +49,15 @@ struct ConnectionBodyWriter: FileSpanWriting {
     }
 
     func write(_ chunk: FileChunk) async throws {
-        guard await queued.enter() else { throw ChannelError.ioOnClosedChannel }
-        guard let descriptor = chunk.span.takeDescriptor() else {
-            queued.leave()
-            throw MediaCache.IOError(operation: "send", path: "a cached span", code: EBADF)
-        }
-        let file = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
-        regions.add(file)
-        queued.expect(file) { chunk.sent($0) }
-        let end = chunk.span.offset + chunk.span.length
-        try await send(.body(.fileRegion(FileRegion(fileHandle: file, readerIndex: Int(chunk.span.offset), endIndex: Int(end)))))
+        guard await files.queued.enter() else { throw ChannelError.ioOnClosedChannel }
+        try await send(.body(.fileRegion(try files.region(for: chunk))))
     }
 
     /// Ends the response once its file spans are written; throws when the connection closed
     /// before they were.
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
         try await send(.end(trailingHeaders.map(HTTPHeaders.init)))
-        guard await queued.drained() else { throw ChannelError.ioOnClosedChannel }
+        guard await files.queued.drained() else { throw ChannelError.ioOnClosedChannel }
     }
 
     private func send(_ part: HTTPServerResponsePart) async throws {

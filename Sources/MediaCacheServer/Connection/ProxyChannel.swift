@@ -17,10 +17,11 @@ import NIOHTTPTypesHTTP1
 /// request meets (routing, the token and allow-list, logs, statistics) stays in Hummingbird
 /// responders, unchanged. ``ProxyListener`` accepts the connections and shuts them down.
 ///
-/// Each request is answered in a task that runs on its channel's event loop
-/// (``EventLoopTaskExecutor``): a cache hit is read, answered and queued to the socket without
-/// a hand-over between threads, each of which costs a wake-up. On 1 MiB hits that saved 5–12 %
-/// of the server's CPU (BENCHMARKS.md).
+/// A `GET` the cache holds whole is answered from the pipeline on the spot, with no task
+/// (``CachedHitResponder``). Every other request is answered in a task that runs on its
+/// channel's event loop (``EventLoopTaskExecutor``): a partial hit is read, answered and
+/// queued to the socket without a hand-over between threads, each of which costs a wake-up.
+/// On 1 MiB hits that saved 5–12 % of the server's CPU (BENCHMARKS.md).
 ///
 /// Each connection is bounded: ``ConnectionWatchdog`` closes it when its client is too slow to
 /// send a request or to take a response, or sends nothing at all; ``ConnectionSlots`` answers
@@ -30,13 +31,14 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
     /// An accepted connection's response side: its output, and the files its responses queued.
     private struct Connection: Sendable {
         let output: ConnectionOutput
-        let regions: OpenRegions
-        let queued: QueuedRegions
+        let files: ConnectionFiles
 
         var channel: any Channel { output.channel }
     }
 
     let responder: Responder
+    /// Answers the requests the cache holds whole at once, from the event loop.
+    let hits: CachedHitResponder
     let decoderLimits: NIOHTTPDecoderLimitConfiguration
     /// The `Server` header of every response.
     let serverName: String
@@ -67,18 +69,15 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
                 withPipeliningAssistance: true, withErrorHandling: true, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: decoderLimits)
-            let connection = Connection(output: ConnectionOutput(channel: channel), regions: OpenRegions(), queued: QueuedRegions())
-            channel.closeFuture.whenComplete { _ in
-                connection.queued.close()
-                connection.regions.closeAll()
-            }
+            let connection = Connection(output: ConnectionOutput(channel: channel), files: ConnectionFiles())
+            channel.closeFuture.whenComplete { _ in connection.files.close() }
             try channel.pipeline.syncOperations.addHandler(ExchangeObserver(watchdog: watchdog))
-            try channel.pipeline.syncOperations.addHandler(FileRegionSender(queued: connection.queued))
+            try channel.pipeline.syncOperations.addHandler(FileRegionSender(queued: connection.files.queued))
             // A refused connection's requests are not read: it closes once its client has read the 503.
             guard isAdmitted else { return }
-            let requests = RequestLoop(output: connection.output, maxBody: maxRequestBody, tasks: tasks, logger: logger) {
-                request in await answer(request, on: connection, logger: logger)
-            }
+            let requests = RequestLoop(output: connection.output, maxBody: maxRequestBody, tasks: tasks, logger: logger,
+                                       answerAtOnce: { head, context in answerAtOnce(head, context: context, on: connection) },
+                                       answer: { request in await answer(request, on: connection, logger: logger) })
             try channel.pipeline.syncOperations.addHandler(requests)
         }
     }
@@ -86,7 +85,7 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
     /// Answers one request; returns whether the connection stays open for the next. A failure
     /// while the response is written closes the connection: its client sees a short response.
     private func answer(_ request: IncomingRequest, on connection: Connection, logger: Logger) async -> Bool {
-        let writer = ConnectionBodyWriter(output: connection.output, regions: connection.regions, queued: connection.queued)
+        let writer = ConnectionBodyWriter(output: connection.output, files: connection.files)
         do {
             return try await withTaskCancellationHandler {
                 guard case .complete(let head, let body) = request else {
@@ -103,6 +102,35 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
             logger.trace("connection ended", metadata: ["error": "\(error)"])
             connection.channel.close(promise: nil)
             return false
+        }
+    }
+
+    /// Answers a cache hit on the spot (see ``CachedHitResponder``): its head, its one span
+    /// and its end are written from the event loop, and its access-log line once they have
+    /// left, or once the connection failed, with the bytes that left. `nil` for any other
+    /// request, and when the connection closed.
+    private func answerAtOnce(_ request: HTTPRequestHead, context: ChannelHandlerContext,
+                              on connection: Connection) -> EventLoopFuture<Bool>? {
+        let start = ContinuousClock.now
+        guard let hit = hits.hit(request, client: context.channel.remoteAddress),
+              connection.files.queued.tryEnter() else { return nil }
+        let tally = ResponseTally()
+        guard let region = try? connection.files.region(for: hit.chunk.reportingSent { tally.add($0.length, from: .cache) }) else {
+            return nil
+        }
+        let keepsConnection = request.isKeepAlive
+        let head = ConnectionBodyWriter.head(hit.head, date: date.now, serverName: serverName, closing: !keepsConnection)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        context.write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: nil)
+        context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: written)
+        let channel = context.channel
+        return written.futureResult.map { true }.recover { _ in false }.map { isWritten in
+            let counts = tally.snapshot
+            hits.log.record(hit.entry, status: Int(head.status.code), sent: counts.fromCache, counts: counts, start: start, error: nil)
+            // A client that went away mid-body sees a short response, as on the other path.
+            if !isWritten { channel.close(promise: nil) }
+            return isWritten && keepsConnection
         }
     }
 

@@ -23,6 +23,15 @@ final class QueuedRegions: Sendable {
         var waiter: CheckedContinuation<Bool, Never>?
         var drainWaiter: CheckedContinuation<Bool, Never>?
         var reports: [ObjectIdentifier: Report] = [:]
+
+        /// Counts a region when one may be queued: `true` then, `false` once closed, `nil`
+        /// while ``limit`` are queued.
+        mutating func enter() -> Bool? {
+            if isClosed { return false }
+            guard queued < QueuedRegions.limit else { return nil }
+            queued += 1
+            return true
+        }
     }
 
     private let state = NIOLockedValueBox(State())
@@ -33,19 +42,23 @@ final class QueuedRegions: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let admitted: Bool? = state.withLockedValue { state in
-                    if state.isClosed { return false }
-                    guard state.queued >= Self.limit else {
-                        state.queued += 1
-                        return true
+                    guard let admitted = state.enter() else {
+                        state.waiter = continuation
+                        return nil
                     }
-                    state.waiter = continuation
-                    return nil
+                    return admitted
                 }
                 if let admitted { continuation.resume(returning: admitted) }
             }
         } onCancel: {
             close()
         }
+    }
+
+    /// Counts a region about to be queued without waiting: `false` while ``limit`` are queued
+    /// or once the connection closed.
+    func tryEnter() -> Bool {
+        state.withLockedValue { $0.enter() } ?? false
     }
 
     /// Notes that the region about to be queued for `file` tells `report` of what it sends.

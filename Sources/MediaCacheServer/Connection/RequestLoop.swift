@@ -11,6 +11,9 @@ import NIOHTTP1
 /// pipeline to a task, a connection no task while it is idle, and neither the set-up nor the
 /// teardown of async sequences (BENCHMARKS.md, "Requests read in the pipeline").
 ///
+/// A request that can be answered at once (a cache hit, ``CachedHitResponder``) is answered
+/// from the pipeline itself, with no task at all.
+///
 /// One request is answered at a time: NIO's pipelining handler, before this one, holds a
 /// pipelined request back until the previous response has ended, and one that arrives while
 /// that response's task is still finishing waits here. After a response that closes the
@@ -21,6 +24,10 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Answers one request; returns whether the connection stays open for the next.
     typealias Answer = @Sendable (IncomingRequest) async -> Bool
+    /// Answers a request on the spot, from the event loop, when it can: the future tells, once
+    /// the response is written, whether the connection stays open for the next. `nil` leaves
+    /// the request to ``Answer``.
+    typealias AnswerAtOnce = (HTTPRequestHead, ChannelHandlerContext) -> EventLoopFuture<Bool>?
 
     /// A request whose end has not arrived.
     private struct PartialRequest {
@@ -33,6 +40,7 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
     private let maxBody: Int
     private let tasks: ConnectionTasks
     private let answer: Answer
+    private let answerAtOnce: AnswerAtOnce
     private let output: ConnectionOutput
     private let logger: Logger
     private var reading: PartialRequest?
@@ -45,11 +53,13 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
 
     /// - Parameter maxBody: the largest request body read; a larger one is answered as
     ///   ``IncomingRequest/bodyTooLarge(_:)`` at once, and the rest of it is not kept.
-    init(output: ConnectionOutput, maxBody: Int, tasks: ConnectionTasks, logger: Logger, answer: @escaping Answer) {
+    init(output: ConnectionOutput, maxBody: Int, tasks: ConnectionTasks, logger: Logger,
+         answerAtOnce: @escaping AnswerAtOnce, answer: @escaping Answer) {
         self.output = output
         self.logger = logger
         self.maxBody = maxBody
         self.tasks = tasks
+        self.answerAtOnce = answerAtOnce
         self.answer = answer
     }
 
@@ -114,7 +124,12 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
         isAnswering = true
         let loop = context.eventLoop
         let this = NIOLoopBound(self, eventLoop: loop)
+        let answeredAtOnce: EventLoopFuture<Bool>? = if case .complete(let head, _) = request { answerAtOnce(head, context) } else { nil }
         let context = NIOLoopBound(context, eventLoop: loop)
+        if let answeredAtOnce {
+            answeredAtOnce.whenSuccess { keepsConnection in this.value.answered(keepingConnection: keepsConnection, context.value) }
+            return
+        }
         tasks.start(on: loop) { [answer] in
             let keepsConnection = await answer(request)
             loop.execute { this.value.answered(keepingConnection: keepsConnection, context.value) }

@@ -42,8 +42,24 @@ public final class ExtendedLogFile: Sendable {
     /// Appends one entry: `date` and `time` from `now`, then `values`, one per remaining field.
     /// A failed write is dropped: logging never fails a response.
     public func append(_ values: [String?], at now: Date = Date()) {
-        let line = ExtendedLogFormat.line(values, date: now)
-        handle.withLock { try? $0.write(contentsOf: Data(line.utf8)) }
+        var line = ExtendedLogFormat.line(values, date: now)
+        handle.withLock { handle in
+            line.withUTF8 { Self.appendAll($0, to: handle.fileDescriptor) }
+        }
+    }
+
+    /// Writes every byte of `bytes` with `write(2)`; stops at a failure. `FileHandle.write`
+    /// copied each line into `Data` first, which cost a cache hit more than the line's
+    /// formatting did.
+    private static func appendAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+        guard let start = bytes.baseAddress else { return }
+        var written = 0
+        while written < bytes.count {
+            let result = write(descriptor, start + written, bytes.count - written)
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { return }
+            written += result
+        }
     }
 
     /// Closes the file.

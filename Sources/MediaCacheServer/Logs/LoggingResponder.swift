@@ -26,19 +26,18 @@ public enum ProxyLogFields {
 /// could not complete and every body served despite a problem, such as a full disk (see
 /// ``ProxyLogFields``). A token in a `/t/<token>/` prefix is written as `/t/-/`.
 struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == ProxyRequestContext {
-    let access: ExtendedLogFile?
-    let errors: ExtendedLogFile?
+    let log: ProxyLog
     let inner: Inner
 
     func respond(to request: Request, context: ProxyRequestContext) async throws -> Response {
         let start = ContinuousClock.now
-        let entry = Entry(client: context.remoteAddress?.ipAddress, method: request.method.rawValue,
-                          target: Self.redacted(request.head.path ?? "/"))
+        let entry = ProxyLog.Entry(client: context.remoteAddress, method: request.method.rawValue,
+                                   target: request.head.path ?? "/")
         var response: Response
         do {
             response = try await inner.respond(to: request, context: context)
         } catch {
-            log(entry, status: 500, sent: 0, tally: context.tally, start: start, error: "\(error)")
+            log.record(entry, status: 500, sent: 0, counts: context.tally.snapshot, start: start, error: "\(error)")
             throw error
         }
         let status = response.status.code
@@ -52,37 +51,14 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
                 // A client that hangs up mid-body is no error of ours: the access line shows
                 // the short count. A failure of the origin or the store is, and so is the
                 // error response itself, however far its text got.
-                log(entry, status: status, sent: written.count, tally: tally, start: start,
-                    error: tally.snapshot.failure ?? written.errorText)
+                let counts = tally.snapshot
+                log.record(entry, status: status, sent: written.count, counts: counts, start: start,
+                           error: counts.failure ?? written.errorText)
                 throw error
             }
-            log(entry, status: status, sent: written.count, tally: tally, start: start, error: written.errorText)
+            log.record(entry, status: status, sent: written.count, counts: tally.snapshot, start: start, error: written.errorText)
         }
         return response
-    }
-
-    private struct Entry {
-        var client: String?
-        var method: String
-        var target: String
-    }
-
-    private func log(_ entry: Entry, status: Int, sent: Int64, tally: ResponseTally, start: ContinuousClock.Instant,
-                     error: String?) {
-        let counts = tally.snapshot
-        access?.append([entry.client, entry.method, entry.target, "\(status)", "\(sent)", "\(counts.fromCache)",
-                        "\(counts.fromOrigin)", ExtendedLogFormat.seconds(ContinuousClock.now - start)])
-        if let error = error ?? counts.notice {
-            errors?.append([entry.client, entry.method, entry.target, "\(status)", error])
-        }
-    }
-
-    /// `target` with the token of a `/t/<token>/` prefix replaced by `-`.
-    static func redacted(_ target: String) -> String {
-        guard target.hasPrefix("/t/") else { return target }
-        let rest = target.dropFirst(3)
-        guard let slash = rest.firstIndex(of: "/") else { return "/t/-" }
-        return "/t/-" + rest[slash...]
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCacheTesting
+import NIOCore
 import Testing
 
 /// The proxy's own HTTP/1.1 connections: pipelining, `Connection: close`, the request body
@@ -26,6 +27,33 @@ import Testing
             #expect(answer.range(of: content.bytes(in: 100_000..<300_000)) != nil)
             #expect(answer.range(of: content.bytes(in: 0..<10)) != nil)
         }
+    }
+
+    /// On Linux every event loop listens on the proxy's port (`SO_REUSEPORT`) and serves the
+    /// connections it accepts, and connections reach them all.
+    @Test func everyEventLoopListensOnThePortAndServes() async throws {
+        #if os(Linux)
+        try await ProxyHarness.run { proxy in
+            let content = TestOrigin.Content.pattern(length: 1_000, seed: 9)
+            proxy.origin.serve("/a.mp4", content: content)
+            #expect(Self.listeningSockets(port: proxy.port) == System.coreCount)
+            for _ in 0..<16 {
+                let answer = try await Self.exchange(port: proxy.port, "GET /api/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            }
+            #expect(try await proxy.request(proxy.proxied("/a.mp4")).body == content.bytes(in: 0..<1_000))
+        }
+        #endif
+    }
+
+    /// The sockets listening on `port` on IPv4, from `/proc/net/tcp` (state `0A`).
+    static func listeningSockets(port: Int) -> Int {
+        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+        let local = String(format: ":%04X", port)
+        return table.split(separator: "\n").dropFirst().filter { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[1].hasSuffix(local) && fields[3] == "0A"
+        }.count
     }
 
     @Test func aRequestBodyOverTheLimitIsRefusedAndTheConnectionClosed() async throws {

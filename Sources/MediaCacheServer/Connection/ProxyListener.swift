@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
@@ -17,6 +18,14 @@ import ServiceLifecycle
 /// task before the request is read (BENCHMARKS.md, "A new connection's task started at its
 /// set-up").
 ///
+/// On Linux each event loop has a listening socket of its own on the same port
+/// (`SO_REUSEPORT`), and serves the connections it accepts: no connection's first request
+/// waits for a wake-up of another loop's thread, which cost a new connection's answer 0.2 ms at
+/// the median (BENCHMARKS.md, "Cache hits answered at once"). Before those sockets bind, a plain
+/// one must bind the port alone, so that a port held by another server (another
+/// `mediacache serve` included) is refused rather than shared. Elsewhere, where `SO_REUSEPORT`
+/// does not balance connections, one socket hands them to the loops in turn.
+///
 /// Graceful shutdown stops accepting at once and lets each connection finish the response it
 /// is sending (NIO's `ServerQuiescingHelper`; the HTTP pipeline closes idle connections and
 /// those whose response ended). Cancelling ``run()`` also cancels the task of every request
@@ -32,11 +41,74 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
     let logger: Logger
 
     func run() async throws {
-        let quiescing = ServerQuiescingHelper(group: eventLoopGroup)
         let tasks = ConnectionTasks()
-        let server = try await ServerBootstrap(group: eventLoopGroup)
+        let listeners = try await listen(tasks: tasks)
+        await onListening(listeners.first?.channel.localAddress?.port ?? port)
+        // Each completed once its listener has closed and every connection it accepted.
+        let closed = listeners.map { $0.channel.eventLoop.makePromise(of: Void.self) }
+        let shutDown: @Sendable () -> Void = {
+            for (listener, promise) in zip(listeners, closed) { listener.quiescing.initiateShutdown(promise: promise) }
+        }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                for promise in closed { try? await promise.futureResult.get() }
+            } onGracefulShutdown: {
+                shutDown()
+            }
+        } onCancel: {
+            tasks.cancelAll()
+            shutDown()
+        }
+        await tasks.waitForAll()
+    }
+
+    /// A listening socket, and what closes it and its connections gracefully.
+    private struct Listener: Sendable {
+        let channel: any Channel
+        let quiescing: ServerQuiescingHelper
+    }
+
+    /// Where the listeners accept, and where each serves its connections.
+    private var placements: [(accepting: any EventLoop, serving: any EventLoopGroup)] {
+        #if os(Linux)
+        eventLoopGroup.makeIterator().map { ($0, $0) }
+        #else
+        [(eventLoopGroup.next(), eventLoopGroup)]
+        #endif
+    }
+
+    /// Binds every listener to ``port`` (the first one's, for port 0); closes those bound when
+    /// one fails.
+    private func listen(tasks: ConnectionTasks) async throws -> [Listener] {
+        let placements = placements
+        let sharesPort = placements.count > 1
+        if sharesPort, port != 0 {
+            try await ServerBootstrap(group: placements[0].accepting).bind(host: host, port: port).get().close()
+        }
+        var listeners: [Listener] = []
+        do {
+            for (accepting, serving) in placements {
+                let boundPort = listeners.first?.channel.localAddress?.port ?? port
+                listeners.append(try await listener(accepting: accepting, serving: serving, port: boundPort, sharing: sharesPort,
+                                                    tasks: tasks))
+            }
+        } catch {
+            for listener in listeners { try? await listener.channel.close() }
+            throw error
+        }
+        return listeners
+    }
+
+    private func listener(accepting: any EventLoop, serving: any EventLoopGroup, port: Int, sharing: Bool,
+                          tasks: ConnectionTasks) async throws -> Listener {
+        let quiescing = ServerQuiescingHelper(group: accepting)
+        var bootstrap = ServerBootstrap(group: accepting, childGroup: serving)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+        if sharing {
+            bootstrap = bootstrap.serverChannelOption(ChannelOptions.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: 1)
+        }
+        let channel = try await bootstrap
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
@@ -47,19 +119,6 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
                 connections.setup(channel: channel, tasks: tasks, logger: logger)
             }
             .bind(host: host, port: port).get()
-        await onListening(server.localAddress?.port ?? port)
-        // Completed once the listener has closed and every connection after it.
-        let closed = server.eventLoop.makePromise(of: Void.self)
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                try? await closed.futureResult.get()
-            } onGracefulShutdown: {
-                quiescing.initiateShutdown(promise: closed)
-            }
-        } onCancel: {
-            tasks.cancelAll()
-            quiescing.initiateShutdown(promise: closed)
-        }
-        await tasks.waitForAll()
+        return Listener(channel: channel, quiescing: quiescing)
     }
 }

@@ -7,7 +7,8 @@ import MediaCacheHLS
 /// Answers `GET` and `HEAD` for proxy paths: maps the path to the origin URL, decides how the
 /// resource is answered (``ProxiedAnswer``), and for bytes plans the range answer against what
 /// the loader knows of the resource and streams them from the loader; playlists go to
-/// ``PlaylistResponder``.
+/// ``PlaylistResponder``. A `GET` the cache holds whole never gets here: the connection answers
+/// it at once (``CachedHitResponder``), with the same plan and headers.
 struct ProxyResponder: Sendable {
     let loader: MediaLoader
     let allowedHosts: HostAllowList?

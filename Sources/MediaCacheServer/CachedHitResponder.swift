@@ -13,7 +13,7 @@ import NIOHTTPTypesHTTP1
 /// Hummingbird responders as before.
 ///
 /// The answer is theirs: the same access rules (``ProxyAccess``, the allow-list), the same
-/// range plan and headers (``RangeResponsePlan``, ``ProxyResponder/headers(for:)``), the same
+/// range plan and headers (``RangeResponsePlan``, ``ProxyResponder/headers(for:plan:)``), the same
 /// access-log line (``ProxyLog``) and the same statistics (``MediaLoader/cachedSpan(_:of:purpose:)``).
 /// What a hit no longer pays for is the rest, about half of the server's user-space CPU per
 /// hit (BENCHMARKS.md, "Cache hits answered at once").
@@ -44,10 +44,8 @@ struct CachedHitResponder: Sendable {
                                      info: record.contentInfo)
         guard let bytes = plan.bytes, let length = plan.contentLength,
               let chunk = loader.cachedSpan(ByteRange(offset: bytes.offset, length: length), of: record) else { return nil }
-        var headers = ProxyResponder.headers(for: record.contentInfo)
-        if let contentRange = plan.contentRange { headers[.contentRange] = contentRange }
-        headers[.contentLength] = "\(length)"
-        let response = HTTPResponse(status: HTTPResponse.Status(code: plan.status), headerFields: headers)
+        let response = HTTPResponse(status: HTTPResponse.Status(code: plan.status),
+                                    headerFields: ProxyResponder.headers(for: record.contentInfo, plan: plan))
         return Hit(head: HTTPResponseHead(response), chunk: chunk,
                    entry: ProxyLog.Entry(client: client, method: request.method.rawValue, target: request.uri))
     }

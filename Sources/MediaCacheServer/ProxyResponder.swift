@@ -52,9 +52,7 @@ struct ProxyResponder: Sendable {
         }
         let plan = RangeResponsePlan(range: request.headers[.range], ifRange: request.headers[.ifRange],
                                      info: record.contentInfo)
-        var headers = Self.headers(for: record.contentInfo)
-        if let contentRange = plan.contentRange { headers[.contentRange] = contentRange }
-        if let length = plan.contentLength { headers[.contentLength] = "\(length)" }
+        let headers = Self.headers(for: record.contentInfo, plan: plan)
         let status = HTTPResponse.Status(code: plan.status)
         guard request.method == .get, let bytes = plan.bytes else {
             cold?.read.cancel()
@@ -169,6 +167,15 @@ struct ProxyResponder: Sendable {
         headers[.acceptRanges] = info.totalLength == nil ? "none" : "bytes"
         if let etag = info.etag { headers[.eTag] = etag }
         if let lastModified = info.lastModified { headers[.lastModified] = lastModified }
+        return headers
+    }
+
+    /// The headers of the answer `plan` makes for a resource: those of every answer, with its
+    /// `Content-Range` and `Content-Length` when it has them.
+    static func headers(for info: ContentInfo, plan: RangeResponsePlan) -> HTTPFields {
+        var headers = headers(for: info)
+        if let contentRange = plan.contentRange { headers[.contentRange] = contentRange }
+        if let length = plan.contentLength { headers[.contentLength] = "\(length)" }
         return headers
     }
 

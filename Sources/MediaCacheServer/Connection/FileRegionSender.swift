@@ -13,8 +13,8 @@ import NIOHTTP1
 /// its access-log line and the statistics) only the parts that left before its client went
 /// away. Each part costs a write through the pipeline and a report to the statistics, so they
 /// grow: a player that leaves within its first mebibytes (a swipe in a feed) is counted to
-/// the mebibyte, and a long hit costs a part per 4 MiB, not per mebibyte, which took a sixth
-/// of the user-space CPU off an 8 MiB hit (BENCHMARKS.md, "Cache hits answered at once").
+/// the mebibyte, and a long hit costs a part per 4 MiB, not per mebibyte (BENCHMARKS.md,
+/// "Cache hits answered at once", has what 4 MiB parts saved an 8 MiB hit).
 final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart

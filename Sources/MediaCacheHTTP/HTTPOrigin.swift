@@ -80,7 +80,8 @@ public final class HTTPOrigin: MediaOrigin {
         let transfer: OriginTransfer
         let head: OriginTransfer.Head
         do {
-            let outgoing = try HTTPClient.Request(url: request.url.absoluteString, method: request.method == .head ? .HEAD : .GET,
+            // The URL itself: from its string, AsyncHTTPClient would parse it once more.
+            let outgoing = try HTTPClient.Request(url: request.url.absoluteURL, method: request.method == .head ? .HEAD : .GET,
                                                   headers: headers)
             transfer = OriginTransfer(outgoing, on: client, eventLoop: loop(for: request.url), limit: Self.readAheadLimit)
             head = try await transfer.head()

@@ -97,16 +97,27 @@ public struct ProxyURL: Hashable, Sendable {
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(String(parts[1])) }
         let encodedAuthority = parts[2].prefix { $0 != "/" }
         let rest = parts[2].dropFirst(encodedAuthority.count)
-        let decoded = encodedAuthority.contains("%") ? encodedAuthority.removingPercentEncoding : String(encodedAuthority)
+        // A byte test: `contains("%")` would be Foundation's substring search, through `NSString`.
+        let decoded = encodedAuthority.utf8.contains(UInt8(ascii: "%")) ? encodedAuthority.removingPercentEncoding : String(encodedAuthority)
         guard let authority = decoded, !authority.isEmpty, isPlainAuthority(authority) else { throw .notAProxyPath(target) }
         let text = "\(scheme)://\(authority)\(rest.isEmpty ? "/" : rest)" + (query.map { "?\($0)" } ?? "")
         guard var components = URLComponents(string: text), let url = components.url,
               (try? OriginURL.check(components, of: url)) != nil else { throw .notAProxyPath(target) }
         // One spelling per port, so that one origin has one cache key: `:0090` is `:90`, and an
         // empty port is the scheme's default (RFC 3986 §6.2.3).
+        guard hasOtherPortSpelling(authority) else { return url }
         components.port = components.port
         guard let canonical = components.url else { throw .notAProxyPath(target) }
         return canonical
+    }
+
+    /// Whether the port of `authority` (a plain host and port) is spelled other than as its
+    /// number: empty, or with leading zeros.
+    private static func hasOtherPortSpelling(_ authority: String) -> Bool {
+        let afterHost = authority.lastIndex(of: "]").map { authority[$0...] } ?? authority[...]
+        guard let colon = afterHost.lastIndex(of: ":") else { return false }
+        let port = afterHost[afterHost.index(after: colon)...]
+        return port.isEmpty || port.first == "0"
     }
 
     /// Every scalar of ASCII, which a URL spells as itself.

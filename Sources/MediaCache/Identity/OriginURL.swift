@@ -34,10 +34,18 @@ public enum OriginURL {
     public static func check(_ components: URLComponents, of url: URL) throws(OriginURLError) {
         guard let scheme = components.scheme?.lowercased() else { throw .notAURL(url.absoluteString) }
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(url.absoluteString) }
-        guard let host = components.host, !host.trimmingCharacters(in: ipv6Brackets).isEmpty else {
+        // The host decoded only when it has percent-escapes (`%5B%5D` is `[]`, no host), and
+        // checked with the standard library: decoding (`host`) runs every host through ICU's
+        // IDNA, and `trimmingCharacters(in:)` bridges it to `NSString`. The two cost a miss
+        // through the proxy about 60 µs (BENCHMARKS.md, "Foundation off a miss's path").
+        let spelled = components.encodedHost
+        guard let host = spelled?.utf8.contains(UInt8(ascii: "%")) == true ? components.host : spelled,
+              host.unicodeScalars.contains(where: { $0 != "[" && $0 != "]" }) else {
             throw .noHost(url.absoluteString)
         }
-        guard components.user == nil, components.password == nil else { throw .credentials(host: host) }
+        guard components.percentEncodedUser == nil, components.percentEncodedPassword == nil else {
+            throw .credentials(host: components.host ?? host)
+        }
         // An empty port (`host:`) is the scheme's default; a spelled one must read as a port.
         // Foundation reads `:84430000000000000000` as no port at all, which would send the
         // request to another server than the URL names.
@@ -48,8 +56,6 @@ public enum OriginURL {
 
     /// The ports a server can listen on.
     private static let ports = 1 ... 65535
-
-    private static let ipv6Brackets = CharacterSet(charactersIn: "[]")
 }
 
 /// Why a URL is not fetched.

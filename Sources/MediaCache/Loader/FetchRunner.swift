@@ -148,15 +148,15 @@ struct FetchRunner: Sendable {
                 ? OriginRequest(url: url, offset: requested, end: end, ifRange: validator)
                 : OriginRequest(url: url)
             response = try await loader.origin.fetch(request)
-            if isRanged { await loader.requestAnswered(id, from: requested, after: ContinuousClock.now - sent) }
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
             let failure = error as? OriginError ?? .transport("\(error)", url: url)
             guard failure.isTransient else { throw .origin(failure) }
             return .broken(failure, position: requested)
         }
+        let answeredAfter = isRanged ? ContinuousClock.now - sent : nil
         guard let accepted = try await loader.accept(response.kind, info: response.info, fetch: id,
-                                                     requestedOffset: requested) else {
+                                                     requestedOffset: requested, answeredAfter: answeredAfter) else {
             return .finished(endOfResource: nil)
         }
         var position = accepted.offset

@@ -91,7 +91,7 @@ extension ResourceLoader {
     /// A request of fetch `id` for the bytes from `offset` was answered after `wait`. When that
     /// was slow and an open-ended reader stood waiting for those bytes, the lead did not cover
     /// the round trip, and it doubles for this resource.
-    func requestAnswered(_ id: FetchID, from offset: Int64, after wait: Duration) {
+    private func requestAnswered(_ id: FetchID, from offset: Int64, after wait: Duration) {
         guard wait >= configuration.slowRoundTrip else { return }
         let waiting = plan.readers(of: id).compactMap { readers[$0] }.contains { $0.end == nil && $0.position >= offset }
         guard waiting else { return }
@@ -119,10 +119,12 @@ extension ResourceLoader {
     }
 
     /// Interprets the head of a fetch's response: records what it says about the content and
-    /// tells the fetch where to write, or `nil` to stop.
-    func accept(_ kind: OriginResponse.Kind, info: ContentInfo, fetch id: FetchID, requestedOffset: Int64)
-        throws(LoaderError) -> Acceptance?
-    {
+    /// tells the fetch where to write, or `nil` to stop. A ranged request's wait for its head,
+    /// `answeredAfter`, comes along (see ``requestAnswered(_:from:after:)``): one call into the
+    /// loader between a miss's head and its reader, not two.
+    func accept(_ kind: OriginResponse.Kind, info: ContentInfo, fetch id: FetchID, requestedOffset: Int64,
+                answeredAfter: Duration?) throws(LoaderError) -> Acceptance? {
+        if let answeredAfter { requestAnswered(id, from: requestedOffset, after: answeredAfter) }
         guard plan.fetches[id] != nil else { return nil }
         let before = try storedRecord()
         switch kind {

@@ -5,6 +5,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
+import Tracing
 
 /// The real origin: HTTP and HTTPS over AsyncHTTPClient, redirects followed.
 ///
@@ -35,6 +36,8 @@ public final class HTTPOrigin: MediaOrigin {
     }
 
     private let client: HTTPClient
+    /// Whether each request is traced: only under a tracer the app bootstrapped.
+    let tracesRequests: Bool
     private let headers: [(String, String)]
     /// The client's event loops; each host's transfers run on one of them.
     private let loops: [any EventLoop]
@@ -48,6 +51,10 @@ public final class HTTPOrigin: MediaOrigin {
             redirectConfiguration: .follow(max: configuration.maximumRedirects, allowCycles: false),
             timeout: .init(connect: .init(configuration.connectTimeout), read: .init(configuration.readTimeout)))
         settings.decompression = .disabled
+        // With no tracer bootstrapped, AsyncHTTPClient still builds a span and its attributes for
+        // each request, before writing it: 50 µs of a miss's CPU (BENCHMARKS.md, "Foundation off
+        // a miss's path"). An app that bootstraps a tracer gets its spans.
+        if settings.tracing.tracer is NoOpTracer { settings.tracing.tracer = nil }
         // The loader retries transport failures under its RetryPolicy; a second layer of
         // connection retries here would only make a dead origin slow to report.
         settings.connectionPool.retryConnectionEstablishment = false
@@ -56,6 +63,7 @@ public final class HTTPOrigin: MediaOrigin {
             tls.additionalTrustRoots = configuration.trustedCertificateFiles.map { .file($0) }
             settings.tlsConfiguration = tls
         }
+        tracesRequests = settings.tracing.tracer != nil
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         headers = configuration.headers
         loops = Array(client.eventLoopGroup.makeIterator())

@@ -114,10 +114,11 @@ public struct ProxyURL: Hashable, Sendable {
     /// Whether the port of `authority` (a plain host and port) is spelled other than as its
     /// number: empty, or with leading zeros.
     private static func hasOtherPortSpelling(_ authority: String) -> Bool {
-        let afterHost = authority.lastIndex(of: "]").map { authority[$0...] } ?? authority[...]
-        guard let colon = afterHost.lastIndex(of: ":") else { return false }
+        let bytes = authority.utf8
+        let afterHost = bytes.lastIndex(of: UInt8(ascii: "]")).map { bytes[$0...] } ?? bytes[...]
+        guard let colon = afterHost.lastIndex(of: UInt8(ascii: ":")) else { return false }
         let port = afterHost[afterHost.index(after: colon)...]
-        return port.isEmpty || port.first == "0"
+        return port.isEmpty || port.first == UInt8(ascii: "0")
     }
 
     /// Every scalar of ASCII, which a URL spells as itself.

@@ -36,10 +36,12 @@ struct FetchRunner: Sendable {
         case demandMoved
     }
 
-    func run(from start: Int64) async {
+    /// Runs the fetch from byte `start`; a ranged fetch's `first` request is the one the loader
+    /// decided as it started the fetch (``ResourceLoader/nextRequest(for:requested:inFlight:)``).
+    func run(from start: Int64, first: (RequestPacing.Decision, demand: Int)?) async {
         let result: (endOfResource: Int64?, failure: LoaderError?)
         if isRanged {
-            result = await runRanged(from: start)
+            result = await runRanged(from: start, first: first)
         } else {
             let ended = await request(from: start, to: nil)
             result = (ended.endOfResource, ended.failure)
@@ -49,8 +51,11 @@ struct FetchRunner: Sendable {
     }
 
     /// Requests as the pacing decides, until nothing more is needed and nothing is arriving.
-    private func runRanged(from start: Int64) async -> (endOfResource: Int64?, failure: LoaderError?) {
+    private func runRanged(from start: Int64, first: (RequestPacing.Decision, demand: Int)?)
+        async -> (endOfResource: Int64?, failure: LoaderError?)
+    {
         await withTaskGroup(of: Event.self) { group in
+            var decided = first
             var requested = start
             var inFlight = 0
             var isWatching = false
@@ -60,7 +65,12 @@ struct FetchRunner: Sendable {
             while !Task.isCancelled {
                 var decision = RequestPacing.Decision.done
                 while !isStopping {
-                    (decision, demand) = await loader.nextRequest(for: id, requested: requested, inFlight: inFlight)
+                    if let next = decided {
+                        (decision, demand) = next
+                        decided = nil
+                    } else {
+                        (decision, demand) = await loader.nextRequest(for: id, requested: requested, inFlight: inFlight)
+                    }
                     guard case .request(let end) = decision else { break }
                     let from = requested
                     group.addTask {

@@ -17,12 +17,17 @@ extension ResourceLoader {
     func startFetch(_ id: FetchID, from start: Int64) {
         let runner = FetchRunner(id: id, loader: self, isRanged: !plan.isSequential)
         holds.retain()
+        // A ranged fetch's first request is decided here, as the fetch starts: its task makes the
+        // request at once, without a call back into the loader first.
+        let first = runner.isRanged ? pacedRequest(for: id, requested: start, inFlight: 0) : nil
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *) {
             // Until its answer's head is recorded, on the thread that reads the answer (see
             // `MediaOrigin.requestExecutor(for:)`); `FetchRunner` takes the body elsewhere.
-            fetchTasks[id] = Task(executorPreference: origin.requestExecutor(for: url)) { await runner.run(from: start) }
+            fetchTasks[id] = Task(executorPreference: origin.requestExecutor(for: url)) {
+                await runner.run(from: start, first: first)
+            }
         } else {
-            fetchTasks[id] = Task { await runner.run(from: start) }
+            fetchTasks[id] = Task { await runner.run(from: start, first: first) }
         }
     }
 
@@ -69,8 +74,17 @@ extension ResourceLoader {
     /// requests still arriving, should do now; `demand` is the reader movement the decision saw,
     /// for ``waitForDemand(_:after:)``.
     func nextRequest(for id: FetchID, requested: Int64, inFlight: Int) -> (RequestPacing.Decision, demand: Int) {
+        guard fetchTasks[id] != nil else {
+            demandThresholds[id] = nil
+            return (.done, demandEpoch)
+        }
+        return pacedRequest(for: id, requested: requested, inFlight: inFlight)
+    }
+
+    /// ``nextRequest(for:requested:inFlight:)`` for a fetch whose task runs or is starting.
+    private func pacedRequest(for id: FetchID, requested: Int64, inFlight: Int) -> (RequestPacing.Decision, demand: Int) {
         demandThresholds[id] = nil
-        guard let fetch = plan.fetches[id], fetchTasks[id] != nil, !plan.isSequential else { return (.done, demandEpoch) }
+        guard let fetch = plan.fetches[id], !plan.isSequential else { return (.done, demandEpoch) }
         let record = try? storedRecord()
         let available = record?.available ?? ByteRangeSet()
         // Bytes someone else fetched end this fetch's gap: it asks for nothing from there on.

@@ -27,7 +27,10 @@ import NIOHTTPTypesHTTP1
 /// send a request or to take a response, or sends nothing at all; ``ConnectionSlots`` answers
 /// connections beyond the limit with `503`; request heads and bodies have their size limits,
 /// and a response waits for the client before it queues more (the channel's writability).
-struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context == ProxyRequestContext {
+///
+/// A class: each connection's request handlers hold it, which costs one reference rather than
+/// a copy of every responder layer's references.
+final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context == ProxyRequestContext {
     /// An accepted connection's response side: its output, and the files its responses queued.
     private struct Connection: Sendable {
         let output: ConnectionOutput
@@ -49,6 +52,17 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
     let date = HTTPDate()
     /// How long a refused connection stays open for its client to read the `503`.
     static var refusalLinger: TimeAmount { .seconds(1) }
+
+    init(responder: Responder, hits: CachedHitResponder, decoderLimits: NIOHTTPDecoderLimitConfiguration, serverName: String,
+         maxRequestBody: Int, timeouts: ConnectionWatchdog.Timeouts, slots: ConnectionSlots) {
+        self.responder = responder
+        self.hits = hits
+        self.decoderLimits = decoderLimits
+        self.serverName = serverName
+        self.maxRequestBody = maxRequestBody
+        self.timeouts = timeouts
+        self.slots = slots
+    }
 
     /// Sets up an accepted connection's pipeline, on its event loop; its requests are answered
     /// in tasks among `tasks`.
@@ -76,8 +90,8 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
             // A refused connection's requests are not read: it closes once its client has read the 503.
             guard isAdmitted else { return }
             let requests = RequestLoop(output: connection.output, maxBody: maxRequestBody, tasks: tasks, logger: logger,
-                                       answerAtOnce: { head, context in answerAtOnce(head, context: context, on: connection) },
-                                       answer: { request in await answer(request, on: connection, logger: logger) })
+                                       answerAtOnce: { head, context in self.answerAtOnce(head, context: context, on: connection) },
+                                       answer: { request in await self.answer(request, on: connection, logger: logger) })
             try channel.pipeline.syncOperations.addHandler(requests)
         }
     }
@@ -125,9 +139,9 @@ struct ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context 
         context.write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: nil)
         context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: written)
         let channel = context.channel
-        return written.futureResult.map { true }.recover { _ in false }.map { isWritten in
+        return written.futureResult.map { true }.recover { _ in false }.map { [log = hits.log] isWritten in
             let counts = tally.snapshot
-            hits.log.record(hit.entry, status: Int(head.status.code), sent: counts.fromCache, counts: counts, start: start, error: nil)
+            log.record(hit.entry, status: Int(head.status.code), sent: counts.fromCache, counts: counts, start: start, error: nil)
             // A client that went away mid-body sees a short response, as on the other path.
             if !isWritten { channel.close(promise: nil) }
             return isWritten && keepsConnection

@@ -73,7 +73,9 @@ import Testing
     /// moved the rest of the URL, an empty IPv6 literal named no host, and an empty port or a port with leading zeros gave the same
     /// origin a second spelling, so a second cache key.
     @Test func anAuthorityIsReadAsOneHostAndPort() throws {
-        for target in ["/https/a%3Fb/x.ts", "/https/a%23b/x.ts", "/https/a%2540b/x.ts", "/https/a%20b/x.ts", "/https/%5B%5D:8443/x.ts"] {
+        // `invalid-punycode-label`: an `xn--` label that IDNA cannot decode names no host.
+        for target in ["/https/a%3Fb/x.ts", "/https/a%23b/x.ts", "/https/a%2540b/x.ts", "/https/a%20b/x.ts", "/https/%5B%5D:8443/x.ts",
+                       "/http/127...0&0.xn--80/a//b/"] {
             #expect(throws: ProxyURLError.self, "\(target)") { try ProxyURL.origin(forTarget: target) }
         }
         #expect(try ProxyURL.origin(forTarget: "/https/%5B::1%5D:/a.ts").absoluteString == "https://[::1]/a.ts")

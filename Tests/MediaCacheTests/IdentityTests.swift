@@ -13,6 +13,10 @@ import Testing
             #expect(throws: OriginURLError.noHost("https://%5B%5D/a.mp4")) { try OriginURL.check("https://%5B%5D/a.mp4") }
         }
         #expect(throws: OriginURLError.credentials(host: "cdn.test")) { try OriginURL.check("https://user:pw@cdn.test/a.mp4") }
+        // `Fuzz/regressions/proxy-path/invalid-punycode-label`: a label IDNA cannot decode names no host.
+        for text in ["https://xn--80/a.mp4", "https://a.XN--80/a.mp4"] {
+            #expect(throws: OriginURLError.noHost(text)) { try OriginURL.check(text) }
+        }
         for text in ["https://cdn.test:/a.mp4", "https://cdn.test:0443/a.mp4", "http://[::1]:65535/a.mp4", "https://cdn.test/a.mp4",
                      "https://xn--bcher-kva.example/a.mp4"] {
             #expect(try OriginURL.check(text).absoluteString == text)

@@ -34,12 +34,13 @@ public enum OriginURL {
     public static func check(_ components: URLComponents, of url: URL) throws(OriginURLError) {
         guard let scheme = components.scheme?.lowercased() else { throw .notAURL(url.absoluteString) }
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(url.absoluteString) }
-        // The host decoded only when it has percent-escapes (`%5B%5D` is `[]`, no host), and
-        // checked with the standard library: decoding (`host`) runs every host through ICU's
-        // IDNA, and `trimmingCharacters(in:)` bridges it to `NSString`. The two cost a miss
-        // through the proxy about 60 µs (BENCHMARKS.md, "Foundation off a miss's path").
+        // The host is decoded (`host`, through ICU's IDNA) only when decoding can change or refuse
+        // it: a percent-escape (`%5B%5D` is `[]`, no host) or a `--`, as in an `xn--` label, which
+        // IDNA refuses when it is no valid Punycode. Decoding every host, and trimming it through
+        // `NSString`, cost a miss through the proxy about 60 µs (BENCHMARKS.md, "Foundation off a
+        // miss's path").
         let spelled = components.encodedHost
-        guard let host = spelled?.utf8.contains(UInt8(ascii: "%")) == true ? components.host : spelled,
+        guard let host = spelled.map(Self.decodingMayChange) == true ? components.host : spelled,
               host.unicodeScalars.contains(where: { $0 != "[" && $0 != "]" }) else {
             throw .noHost(url.absoluteString)
         }
@@ -52,6 +53,12 @@ public enum OriginURL {
         if let spelled = components.rangeOfPort.flatMap({ range in components.string.map { $0[range] } }), !spelled.isEmpty {
             guard let port = components.port, ports.contains(port) else { throw .invalidPort(url.absoluteString) }
         }
+    }
+
+    /// Whether decoding the spelled `host` may change it or refuse it: it has a `%` or a `--`.
+    private static func decodingMayChange(_ host: String) -> Bool {
+        let (bytes, hyphen) = (host.utf8, UInt8(ascii: "-"))
+        return bytes.contains(UInt8(ascii: "%")) || zip(bytes, bytes.dropFirst()).contains { $0 == hyphen && $1 == hyphen }
     }
 
     /// The ports a server can listen on.

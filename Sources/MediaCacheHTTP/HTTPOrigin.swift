@@ -9,6 +9,10 @@ import Tracing
 
 /// The real origin: HTTP and HTTPS over AsyncHTTPClient, redirects followed.
 ///
+/// An app that bootstraps a tracer (swift-distributed-tracing's `InstrumentationSystem`) before
+/// creating the origin gets a span for each origin request; without one, no request builds a
+/// span.
+///
 /// ```swift
 /// let origin = HTTPOrigin()
 /// let loader = MediaLoader(store: store, origin: origin)

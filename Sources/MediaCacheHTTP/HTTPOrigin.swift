@@ -40,8 +40,6 @@ public final class HTTPOrigin: MediaOrigin {
     }
 
     private let client: HTTPClient
-    /// Whether each request is traced: only under a tracer the app bootstrapped.
-    let tracesRequests: Bool
     private let headers: [(String, String)]
     /// The client's event loops; each host's transfers run on one of them.
     private let loops: [any EventLoop]
@@ -67,11 +65,13 @@ public final class HTTPOrigin: MediaOrigin {
             tls.additionalTrustRoots = configuration.trustedCertificateFiles.map { .file($0) }
             settings.tlsConfiguration = tls
         }
-        tracesRequests = settings.tracing.tracer != nil
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
         headers = configuration.headers
         loops = Array(client.eventLoopGroup.makeIterator())
     }
+
+    /// Whether each request is traced: only under a tracer the app bootstrapped.
+    var tracesRequests: Bool { client.tracer != nil }
 
     /// Closes the client's connections.
     public func shutdown() async throws {

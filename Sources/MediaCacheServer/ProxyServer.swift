@@ -116,9 +116,8 @@ public struct ProxyServer: Sendable {
         decoder.maxHeaderListSize = 4 * limits.maxHeaderListSize
         decoder.maxHeaderFieldCount = 4 * limits.maxHeaderFieldCount
         let access = ProxyAccess(token: configuration.token, limits: limits)
-        let hasMetrics = configuration.metrics != nil
-        let routes = ProxyRouteResponder(proxy: proxy, hasMetrics: hasMetrics, routes: router.buildResponder())
-        let checked = AccessResponder(access: access, inner: MethodResponder(hasMetrics: hasMetrics, inner: routes))
+        let routed = PathResponder(proxy: proxy, hasMetrics: configuration.metrics != nil, routes: router.buildResponder())
+        let checked = AccessResponder(access: access, inner: routed)
         let log = ProxyLog(access: accessLog, errors: errors)
         let hits = CachedHitResponder(access: access, allowedHosts: configuration.allowedHosts, loader: loader, targets: targets,
                                       log: log)

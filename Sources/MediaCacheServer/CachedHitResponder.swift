@@ -32,8 +32,9 @@ struct CachedHitResponder: Sendable {
         let entry: ProxyLog.Entry
     }
 
-    /// The hit `request` is, or `nil` when it is anything else.
-    func hit(_ request: HTTPRequestHead, client: SocketAddress?) -> Hit? {
+    /// The hit `request` is, or `nil` when it is anything else; `client` is the client's
+    /// address as the access log writes it.
+    func hit(_ request: HTTPRequestHead, client: String?) -> Hit? {
         guard request.method == .GET else { return nil }
         let fields = request.headers.map { (name: $0.name, value: $0.value) }
         guard case .allow(let target) = access.decide(target: request.uri, headers: fields),

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-/// Whether a host to listen on is reachable from this machine only.
+/// Whether a host to listen on, or a client's address, is reachable from this machine only.
 enum LoopbackAddress {
     /// `host` is a loopback address (`127.0.0.0/8`, `::1`), or a name every address of which is
     /// one; a name that does not resolve is not loopback.
@@ -16,21 +17,34 @@ enum LoopbackAddress {
         return !addresses.isEmpty && addresses.allSatisfy(isLoopback(address:))
     }
 
+    /// `address` is a loopback address: `127.0.0.0/8`, `::1` or `::ffff:127.0.0.0/104`.
+    static func isLoopback(_ address: SocketAddress) -> Bool {
+        switch address {
+        case .v4(let v4): isLoopback(v4.address.sin_addr)
+        case .v6(let v6): isLoopback(v6.address.sin6_addr)
+        case .unixDomainSocket: false
+        }
+    }
+
     private static func isLoopback(address: sockaddr_storage) -> Bool {
         var address = address
-        switch Int32(address.ss_family) {
-        case AF_INET:
-            return withUnsafeBytes(of: &address) { raw in
-                raw.load(as: sockaddr_in.self).sin_addr.s_addr.bigEndian >> 24 == 127
+        return withUnsafeBytes(of: &address) { raw in
+            switch Int32(raw.load(as: sockaddr_storage.self).ss_family) {
+            case AF_INET: isLoopback(raw.load(as: sockaddr_in.self).sin_addr)
+            case AF_INET6: isLoopback(raw.load(as: sockaddr_in6.self).sin6_addr)
+            default: false
             }
-        case AF_INET6:
-            return withUnsafeBytes(of: &address) { raw in
-                let bytes = withUnsafeBytes(of: raw.load(as: sockaddr_in6.self).sin6_addr) { Array($0) }
-                return bytes == [UInt8](repeating: 0, count: 15) + [1]
-            }
-        default:
-            return false
         }
+    }
+
+    private static func isLoopback(_ address: in_addr) -> Bool {
+        UInt32(bigEndian: address.s_addr) >> 24 == 127
+    }
+
+    private static func isLoopback(_ address: in6_addr) -> Bool {
+        let bytes = withUnsafeBytes(of: address) { Array($0) }
+        let isMappedV4 = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+        return bytes == [UInt8](repeating: 0, count: 15) + [1] || (isMappedV4 && bytes[12] == 127)
     }
 
     private static func resolve(_ host: String) -> [sockaddr_storage] {

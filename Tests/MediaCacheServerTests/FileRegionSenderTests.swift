@@ -3,7 +3,6 @@ import MediaCache
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
-import NIOHTTP1
 import Testing
 @testable import MediaCacheServer
 
@@ -19,14 +18,14 @@ import Testing
         let start = 1000
         let (first, largest) = (FileRegionSender.firstPart, FileRegionSender.largestPart)
         let end = start + first + 2 * first + 2 * largest + 5
-        let written = channel.write(HTTPServerResponsePart.body(.fileRegion(FileRegion(fileHandle: file, readerIndex: start, endIndex: end))))
+        let written = channel.write(IOData.fileRegion(FileRegion(fileHandle: file, readerIndex: start, endIndex: end)))
         #expect(sent.ranges.isEmpty, "nothing is reported before it is written")
         channel.flush()
         try await written.get()
 
         var parts: [FileRegion] = []
-        while let part = try channel.readOutbound(as: HTTPServerResponsePart.self) {
-            guard case .body(.fileRegion(let region)) = part else { Issue.record("not a file region: \(part)"); continue }
+        while let part = try channel.readOutbound(as: IOData.self) {
+            guard case .fileRegion(let region) = part else { Issue.record("not a file region: \(part)"); continue }
             parts.append(region)
         }
         // Each part twice the one before, up to the largest.
@@ -48,7 +47,7 @@ import Testing
         #expect(await queued.enter())
         queued.expect(file) { sent.add($0) }
         let region = FileRegion(fileHandle: file, readerIndex: 0, endIndex: 3 * FileRegionSender.firstPart)
-        let written = channel.write(HTTPServerResponsePart.body(.fileRegion(region)))
+        let written = channel.write(IOData.fileRegion(region))
         channel.flush()
         await #expect(throws: ChannelError.self) { try await written.get() }
         #expect(sent.ranges.isEmpty)
@@ -60,8 +59,8 @@ import Testing
     @Test func otherPartsPassUnchanged() async throws {
         let (channel, _, file) = try Self.setUp()
         defer { try? file.close() }
-        try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: "abc")))).get()
-        guard case .body(.byteBuffer(let buffer))? = try channel.readOutbound(as: HTTPServerResponsePart.self) else {
+        try await channel.writeAndFlush(IOData.byteBuffer(ByteBuffer(string: "abc"))).get()
+        guard case .byteBuffer(let buffer)? = try channel.readOutbound(as: IOData.self) else {
             Issue.record("the buffer did not pass")
             return
         }
@@ -86,7 +85,7 @@ import Testing
 
 /// Fails every write, as a socket whose peer has gone.
 private final class FailingWrites: ChannelOutboundHandler {
-    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundIn = IOData
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         promise?.fail(ChannelError.ioOnClosedChannel)

@@ -1,7 +1,6 @@
 import MediaCache
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOHTTP1
 
 /// Sends each file region a response queues as parts (``parts(of:)``), tells the region's
 /// report (``QueuedRegions/expect(_:reporting:)``) of every part once it is written, and once
@@ -15,9 +14,13 @@ import NIOHTTP1
 /// grow: a player that leaves within its first mebibytes (a swipe in a feed) is counted to
 /// the mebibyte, and a long hit costs a part per 4 MiB, not per mebibyte (BENCHMARKS.md,
 /// "Cache hits answered at once", has what 4 MiB parts saved an 8 MiB hit).
+///
+/// It sits next to the socket, below the HTTP handlers: they see one region, and only the
+/// socket sees its parts, so a part costs no walk through the HTTP pipeline (BENCHMARKS.md,
+/// "A local client's send buffer").
 final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
 
     /// The most bytes the first part of a region sends; each next part may send twice as many
     /// as the one before, up to ``largestPart``.
@@ -31,7 +34,7 @@ final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .body(.fileRegion(let region)) = unwrapOutboundIn(data) else {
+        guard case .fileRegion(let region) = unwrapOutboundIn(data) else {
             context.write(data, promise: promise)
             return
         }
@@ -50,7 +53,7 @@ final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
                 queued.leave()
                 promise?.completeWith(result)
             }
-            context.write(wrapOutboundOut(.body(.fileRegion(part))), promise: written)
+            context.write(wrapOutboundOut(.fileRegion(part)), promise: written)
         }
     }
 

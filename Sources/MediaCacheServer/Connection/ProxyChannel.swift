@@ -31,10 +31,12 @@ import NIOHTTPTypesHTTP1
 /// A class: each connection's request handlers hold it, which costs one reference rather than
 /// a copy of every responder layer's references.
 final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context == ProxyRequestContext {
-    /// An accepted connection's response side: its output, and the files its responses queued.
+    /// An accepted connection's response side: its output, the files its responses queued,
+    /// and its client's address as the access log writes it (read once, not per request).
     private struct Connection: Sendable {
         let output: ConnectionOutput
         let files: ConnectionFiles
+        let client: String?
 
         var channel: any Channel { output.channel }
     }
@@ -71,11 +73,16 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             let isAdmitted = slots.take()
             if isAdmitted {
                 channel.closeFuture.whenComplete { [slots] _ in slots.give() }
+                LocalClientSendBuffer.apply(to: channel)
             } else {
                 refuse(channel, logger: logger)
             }
+            let connection = Connection(output: ConnectionOutput(channel: channel), files: ConnectionFiles(),
+                                        client: isAdmitted ? channel.remoteAddress?.ipAddress : nil)
+            channel.closeFuture.whenComplete { _ in connection.files.close() }
             let watchdog = ConnectionWatchdog(timeouts: timeouts, logger: logger)
             try channel.pipeline.syncOperations.addHandler(watchdog)
+            try channel.pipeline.syncOperations.addHandler(FileRegionSender(queued: connection.files.queued))
             // Pipelining assistance holds a pipelined request back until the previous response
             // has ended, and closes idle connections when the server shuts down gracefully;
             // error handling answers a request NIO cannot parse with 400 and closes.
@@ -83,10 +90,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
                 withPipeliningAssistance: true, withErrorHandling: true, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: decoderLimits)
-            let connection = Connection(output: ConnectionOutput(channel: channel), files: ConnectionFiles())
-            channel.closeFuture.whenComplete { _ in connection.files.close() }
             try channel.pipeline.syncOperations.addHandler(ExchangeObserver(watchdog: watchdog))
-            try channel.pipeline.syncOperations.addHandler(FileRegionSender(queued: connection.files.queued))
             // A refused connection's requests are not read: it closes once its client has read the 503.
             guard isAdmitted else { return }
             let requests = RequestLoop(output: connection.output, maxBody: maxRequestBody, tasks: tasks, logger: logger,
@@ -126,7 +130,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     private func answerAtOnce(_ request: HTTPRequestHead, context: ChannelHandlerContext,
                               on connection: Connection) -> EventLoopFuture<Bool>? {
         let start = ContinuousClock.now
-        guard let hit = hits.hit(request, client: context.channel.remoteAddress),
+        guard let hit = hits.hit(request, client: connection.client),
               connection.files.queued.tryEnter() else { return nil }
         let tally = ResponseTally()
         guard let region = try? connection.files.region(for: hit.chunk.reportingSent { tally.add($0.length, from: .cache) }) else {
@@ -135,17 +139,20 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
         let keepsConnection = request.isKeepAlive
         let head = ConnectionBodyWriter.head(hit.head, date: date.now, serverName: serverName, closing: !keepsConnection)
         let written = context.eventLoop.makePromise(of: Void.self)
+        let answered = context.eventLoop.makePromise(of: Bool.self)
         context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
         context.write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: nil)
         context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: written)
         let channel = context.channel
-        return written.futureResult.map { true }.recover { _ in false }.map { [log = hits.log] isWritten in
+        written.futureResult.whenComplete { [log = hits.log] result in
+            let isWritten = if case .success = result { true } else { false }
             let counts = tally.snapshot
             log.record(hit.entry, status: Int(head.status.code), sent: counts.fromCache, counts: counts, start: start, error: nil)
             // A client that went away mid-body sees a short response, as on the other path.
             if !isWritten { channel.close(promise: nil) }
-            return isWritten && keepsConnection
+            answered.succeed(isWritten && keepsConnection)
         }
+        return answered.futureResult
     }
 
     /// Answers a connection beyond ``ConnectionSlots/limit`` with `503` at once, before the

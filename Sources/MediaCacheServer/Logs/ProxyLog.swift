@@ -16,7 +16,12 @@ struct ProxyLog: Sendable {
         let target: String
 
         init(client: SocketAddress?, method: String, target: String) {
-            self.client = client?.ipAddress
+            self.init(client: client?.ipAddress, method: method, target: target)
+        }
+
+        /// `client` is the client's address as the lines write it, such as `127.0.0.1`.
+        init(client: String?, method: String, target: String) {
+            self.client = client
             self.method = method
             self.target = ProxyLog.redacted(target)
         }

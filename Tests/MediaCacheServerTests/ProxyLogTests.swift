@@ -107,6 +107,23 @@ import Testing
         #expect(failures.map { Array($0[3...]) } == [["GET", "/t/-/a.mp4", "403", "not for you"]])
     }
 
+    /// Entries of the same second share their stamp; the next second's entry has its own.
+    @Test func eachEntryIsStampedWithItsOwnSecond() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let log = try ExtendedLogFile(path: directory.appending("access.log"), fields: ["c-ip", "cs-uri"], now: start)
+        for (offset, uri) in [(0.2, "/a"), (0.9, "/b with space"), (1.0, "/c"), (61.5, "/d")] {
+            log.append(["127.0.0.1", uri], at: start.addingTimeInterval(offset))
+        }
+        log.close()
+        let lines = try String(contentsOfFile: log.path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines == [
+            "2026-11-18 11:06:40 127.0.0.1 /a", #"2026-11-18 11:06:40 127.0.0.1 "/b with space""#,
+            "2026-11-18 11:06:41 127.0.0.1 /c", "2026-11-18 11:07:41 127.0.0.1 /d",
+        ])
+    }
+
     @Test func valuesWithSpacesOrQuotesAreQuoted() {
         #expect(ExtendedLogFormat.field(nil) == "-")
         #expect(ExtendedLogFormat.field("plain") == "plain")

@@ -16,6 +16,10 @@ import NIOCore
 /// tuning would reach: with the usual `wmem_max` of 208 KiB asking would shrink the buffer.
 /// Remote clients keep the kernel's tuning, which follows their link: a fixed large buffer
 /// would only hold more of a span for a slow one. Other platforms keep their own sizes.
+///
+/// A response counts as sent what the kernel took, as nginx's `$body_bytes_sent` does: a local
+/// client that reads a little of a hit and leaves is counted up to the buffer's size beyond
+/// what it read (``FileRegionSender``'s parts), where the tuned buffer counted up to 4 MiB.
 enum LocalClientSendBuffer {
     /// The size asked for.
     static let requested = 4 << 20

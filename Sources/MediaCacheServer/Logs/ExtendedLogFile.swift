@@ -19,7 +19,24 @@ public final class ExtendedLogFile: Sendable {
     public let path: String
     /// The field names, in order.
     public let fields: [String]
-    private let handle: Locked<FileHandle>
+    private let state: Locked<State>
+
+    /// The open file, and the stamp of the last entry: entries of the same second share it.
+    private struct State {
+        let handle: FileHandle
+        var second = Int.min
+        var stamp = ""
+
+        /// The `date` and `time` fields of an entry at `now`.
+        mutating func stamp(at now: Date) -> String {
+            let second = Int(now.timeIntervalSince1970.rounded(.down))
+            if second != self.second {
+                self.second = second
+                stamp = ExtendedLogFormat.stamp(now)
+            }
+            return stamp
+        }
+    }
 
     /// Opens `path` for appending, creating it readable by its owner only, and writes the
     /// directives.
@@ -36,15 +53,15 @@ public final class ExtendedLogFile: Sendable {
         try handle.write(contentsOf: Data(ExtendedLogFormat.directives(fields: fields, date: now).utf8))
         self.path = path
         self.fields = fields
-        self.handle = Locked(handle)
+        self.state = Locked(State(handle: handle))
     }
 
     /// Appends one entry: `date` and `time` from `now`, then `values`, one per remaining field.
     /// A failed write is dropped: logging never fails a response.
     public func append(_ values: [String?], at now: Date = Date()) {
-        var line = ExtendedLogFormat.line(values, date: now)
-        handle.withLock { handle in
-            line.withUTF8 { Self.appendAll($0, to: handle.fileDescriptor) }
+        state.withLock { state in
+            var line = ExtendedLogFormat.line(values, stamp: state.stamp(at: now))
+            line.withUTF8 { Self.appendAll($0, to: state.handle.fileDescriptor) }
         }
     }
 
@@ -64,6 +81,6 @@ public final class ExtendedLogFile: Sendable {
 
     /// Closes the file.
     public func close() {
-        handle.withLock { try? $0.close() }
+        state.withLock { try? $0.handle.close() }
     }
 }

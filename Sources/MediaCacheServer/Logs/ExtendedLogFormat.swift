@@ -12,8 +12,25 @@ public enum ExtendedLogFormat {
 
     /// One entry: `date` and `time` from `date`, then `values`.
     public static func line(_ values: [String?], date: Date) -> String {
+        line(values, stamp: stamp(date))
+    }
+
+    /// One entry: `stamp` (``stamp(_:)``, the entry's `date` and `time`), then `values`.
+    static func line(_ values: [String?], stamp: String) -> String {
+        var line = stamp
+        line.reserveCapacity(stamp.utf8.count + values.reduce(1) { $0 + 1 + ($1?.utf8.count ?? 1) } + 8)
+        for value in values {
+            line.append(" ")
+            line.append(field(value))
+        }
+        line.append("\n")
+        return line
+    }
+
+    /// The `date` and `time` fields of an entry at `date`, such as `2026-11-22 10:00:01`.
+    static func stamp(_ date: Date) -> String {
         let (day, time) = dateAndTime(date)
-        return ([day, time] + values.map(field)).joined(separator: " ") + "\n"
+        return day + " " + time
     }
 
     /// A whole log: the directives (dated by the first entry, else `now`), then the entries.

@@ -163,10 +163,11 @@ struct ProxyResponder: Sendable {
     /// The headers every answer for a resource carries.
     static func headers(for info: ContentInfo) -> HTTPFields {
         var headers = HTTPFields()
-        headers[.contentType] = info.mimeType ?? "application/octet-stream"
-        headers[.acceptRanges] = info.totalLength == nil ? "none" : "bytes"
-        if let etag = info.etag { headers[.eTag] = etag }
-        if let lastModified = info.lastModified { headers[.lastModified] = lastModified }
+        // Appended, not set: the fields are new, and setting one first looks for it.
+        headers.append(HTTPField(name: .contentType, value: info.mimeType ?? "application/octet-stream"))
+        headers.append(HTTPField(name: .acceptRanges, value: info.totalLength == nil ? "none" : "bytes"))
+        if let etag = info.etag { headers.append(HTTPField(name: .eTag, value: etag)) }
+        if let lastModified = info.lastModified { headers.append(HTTPField(name: .lastModified, value: lastModified)) }
         return headers
     }
 
@@ -174,8 +175,8 @@ struct ProxyResponder: Sendable {
     /// `Content-Range` and `Content-Length` when it has them.
     static func headers(for info: ContentInfo, plan: RangeResponsePlan) -> HTTPFields {
         var headers = headers(for: info)
-        if let contentRange = plan.contentRange { headers[.contentRange] = contentRange }
-        if let length = plan.contentLength { headers[.contentLength] = "\(length)" }
+        if let contentRange = plan.contentRange { headers.append(HTTPField(name: .contentRange, value: contentRange)) }
+        if let length = plan.contentLength { headers.append(HTTPField(name: .contentLength, value: String(length))) }
         return headers
     }
 

@@ -3,8 +3,9 @@ import NIOPosix
 import Testing
 @testable import MediaCacheServer
 
-/// A client on this machine gets a send buffer larger than the kernel's own tuning reaches,
-/// where the kernel grants one; elsewhere the kernel's size stays.
+/// A client on this machine gets a send buffer larger than the kernel's own tuning reaches
+/// while it is sent hits, where the kernel grants one; elsewhere, and for every other response,
+/// the kernel's size stays.
 @Suite struct LocalClientSendBufferTests {
     @Test func theSizeIsAskedForOnlyWhereTheKernelGrantsMoreThanItsTuning() {
         let requested = LocalClientSendBuffer.requested
@@ -29,29 +30,37 @@ import Testing
         #expect(!LoopbackAddress.isLoopback(try SocketAddress(ipAddress: "128.0.0.1", port: 80)))
     }
 
-    /// A real connection over loopback: its accepted socket's send buffer, as the kernel reports
-    /// it, is what this machine's kernel grants.
-    @Test(.timeLimit(.minutes(1))) func anAcceptedLoopbackConnectionGetsTheBuffer() async throws {
-        let accepted = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: (before: Int, after: Int).self)
+    /// A real connection over loopback: a hit enlarges its accepted socket's send buffer, as the
+    /// kernel reports it, where this machine's kernel grants more than its tuning; any other
+    /// response gives the buffer back the size it had.
+    @Test(.timeLimit(.minutes(1))) func aHitEnlargesALoopbackBufferAndAnyOtherResponseRestoresIt() async throws {
+        let sizes = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: [Int].self)
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let option = ChannelOptions.socketOption(.so_sndbuf)
-                    let before = try channel.syncOptions!.getOption(option)
-                    LocalClientSendBuffer.apply(to: channel)
-                    accepted.succeed((before, try channel.syncOptions!.getOption(option)))
+                    let buffer = LocalClientSendBuffer(channel: channel)
+                    var seen = [try channel.syncOptions!.getOption(option)]
+                    buffer.enlargeForHit()
+                    seen.append(try channel.syncOptions!.getOption(option))
+                    buffer.enlargeForHit()
+                    seen.append(try channel.syncOptions!.getOption(option))
+                    buffer.restoreForOtherResponses()
+                    seen.append(try channel.syncOptions!.getOption(option))
+                    sizes.succeed(seen)
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(to: try #require(server.localAddress)).get()
-        let sizes = try await accepted.futureResult.get()
+        let seen = try await sizes.futureResult.get()
         if let size = LocalClientSendBuffer.size {
             // Linux doubles what a socket asks for, to leave room for its own bookkeeping.
-            #expect(sizes.after == 2 * size)
+            #expect(seen[1] == 2 * size && seen[2] == 2 * size, "\(seen)")
         } else {
-            #expect(sizes.after == sizes.before, "asking would not have enlarged it: the kernel's size stays")
+            #expect(seen[1] == seen[0] && seen[2] == seen[0], "asking would not have enlarged it: \(seen)")
         }
+        #expect(seen[3] == seen[0], "restored to the kernel's size: \(seen)")
         try await client.close()
         try await server.close()
     }

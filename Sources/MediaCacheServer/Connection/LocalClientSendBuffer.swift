@@ -1,34 +1,40 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 
-/// The send buffer of a connection whose client runs on this machine (a player on loopback):
-/// larger than the kernel tunes it to by itself, where the kernel allows that.
+/// The send buffer of one connection whose client runs on this machine (a player on
+/// loopback): larger than the kernel tunes it to while the connection sends cache hits, the
+/// kernel's own size while it sends anything else.
 ///
-/// A cached span leaves by `sendfile`, which queues references to the page cache, not copies,
-/// so a loopback connection's buffer holds little memory however large it is. A larger one
-/// takes a span in fewer, larger calls, each a wake-up of the event loop less: on this
-/// project's 2-core Linux machine, hits of 8 MiB cost the server 0.1–0.3 ms of CPU less each,
-/// and hits of 256 MiB 8–13 ms less (BENCHMARKS.md, "A local client's send buffer").
+/// A hit leaves by `sendfile`, which queues references to the page cache, not copies, so a
+/// loopback connection's buffer holds little memory however large it is. A larger one takes a
+/// hit in fewer, larger calls, each a wake-up of the event loop less: on this project's 2-core
+/// Linux machine, hits of 8 MiB cost the server 0.1–0.3 ms of CPU less each, and hits of 256
+/// MiB 8–13 ms less (BENCHMARKS.md, "A local client's send buffer").
+///
+/// Any other response keeps the size the kernel had tuned the buffer to. A miss's reader runs
+/// ahead of its player by what the kernel holds, and its fetch with it: a player that read
+/// 256 KiB of a cold file and left cost the origin 11 MiB with the larger buffer, against
+/// 7.5–8 MiB with the kernel's.
 ///
 /// Linux grants twice what a socket asks for, up to twice `net.core.wmem_max`, and setting the
 /// size turns its own tuning off for that socket; the tuning grows a buffer up to the third
 /// value of `net.ipv4.tcp_wmem`. So the size is asked for only where the grant is more than the
 /// tuning would reach: with the usual `wmem_max` of 208 KiB asking would shrink the buffer.
-/// Remote clients keep the kernel's tuning, which follows their link: a fixed large buffer
-/// would only hold more of a span for a slow one. Other platforms keep their own sizes.
+/// Remote clients keep the kernel's tuning, which follows their link. Other platforms keep
+/// their own sizes.
 ///
 /// A response counts as sent what the kernel took, as nginx's `$body_bytes_sent` does: a local
 /// client that reads a little of a hit and leaves is counted up to the buffer's size beyond
-/// what it read (``FileRegionSender``'s parts), where the tuned buffer counted up to 4 MiB.
-enum LocalClientSendBuffer {
+/// what it read (``FileRegionSender``'s parts).
+final class LocalClientSendBuffer: Sendable {
     /// The size asked for.
     static let requested = 4 << 20
 
     /// The size to ask for on this machine, `nil` where asking would not enlarge the buffer.
     static let size: Int? = {
         #if os(Linux)
-        size(wmemMax: Self.number(at: "/proc/sys/net/core/wmem_max"),
-             tunedMax: Self.number(at: "/proc/sys/net/ipv4/tcp_wmem", field: 2))
+        size(wmemMax: number(at: "/proc/sys/net/core/wmem_max"), tunedMax: number(at: "/proc/sys/net/ipv4/tcp_wmem", field: 2))
         #else
         nil
         #endif
@@ -42,12 +48,42 @@ enum LocalClientSendBuffer {
         return 2 * min(requested, wmemMax) > tunedMax ? requested : nil
     }
 
-    /// Enlarges the send buffer of `channel`, an accepted connection, when its client is on
-    /// this machine and ``size`` is set. Call on the channel's event loop. A refusal leaves the
-    /// kernel's size: the buffer's size is an optimisation, never a condition.
-    static func apply(to channel: any Channel) {
-        guard let size, let peer = channel.remoteAddress, LoopbackAddress.isLoopback(peer) else { return }
-        try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: size)
+    private let channel: any Channel
+    /// The size to ask for hits; `nil` for a remote client, or where asking would not enlarge.
+    private let hitSize: Int?
+    /// The size the kernel had tuned the buffer to when a hit enlarged it; `nil` while the
+    /// buffer is the kernel's.
+    private let tuned = NIOLockedValueBox<Int?>(nil)
+
+    private static let option = ChannelOptions.socketOption(.so_sndbuf)
+
+    /// The buffer of `channel`, an accepted connection.
+    init(channel: any Channel) {
+        self.channel = channel
+        hitSize = channel.remoteAddress.map(LoopbackAddress.isLoopback) == true ? Self.size : nil
+    }
+
+    /// Enlarges the buffer before a hit is written, if it is not yet. Call on the channel's
+    /// event loop. A refusal leaves the kernel's size: the size is an optimisation, never a
+    /// condition.
+    func enlargeForHit() {
+        guard let hitSize, tuned.withLockedValue({ $0 }) == nil, let options = channel.syncOptions,
+              let current = try? options.getOption(Self.option),
+              (try? options.setOption(Self.option, value: hitSize)) != nil else { return }
+        tuned.withLockedValue { $0 = current }
+    }
+
+    /// Gives the buffer back the size the kernel had tuned it to, before a response that is
+    /// not a hit is written. Call from the response's task; it reaches the event loop before
+    /// anything the task writes after it.
+    func restoreForOtherResponses() {
+        guard let size = tuned.withLockedValue({ $0 }) else { return }
+        let restore: @Sendable () -> Void = { [channel, tuned] in
+            tuned.withLockedValue { $0 = nil }
+            // Linux stores twice what is asked for: half the size read back restores it.
+            try? channel.syncOptions?.setOption(Self.option, value: size / 2)
+        }
+        if channel.eventLoop.inEventLoop { restore() } else { channel.eventLoop.execute(restore) }
     }
 
     /// The whitespace-separated number `field` of the file at `path`, `nil` when unreadable.

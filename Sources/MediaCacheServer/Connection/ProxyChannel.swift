@@ -32,10 +32,12 @@ import NIOHTTPTypesHTTP1
 /// a copy of every responder layer's references.
 final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Context == ProxyRequestContext {
     /// An accepted connection's response side: its output, the files its responses queued,
-    /// and its client's address as the access log writes it (read once, not per request).
+    /// its send buffer, and its client's address as the access log writes it (read once, not
+    /// per request).
     private struct Connection: Sendable {
         let output: ConnectionOutput
         let files: ConnectionFiles
+        let sendBuffer: LocalClientSendBuffer
         let client: String?
 
         var channel: any Channel { output.channel }
@@ -73,11 +75,11 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             let isAdmitted = slots.take()
             if isAdmitted {
                 channel.closeFuture.whenComplete { [slots] _ in slots.give() }
-                LocalClientSendBuffer.apply(to: channel)
             } else {
                 refuse(channel, logger: logger)
             }
             let connection = Connection(output: ConnectionOutput(channel: channel), files: ConnectionFiles(),
+                                        sendBuffer: LocalClientSendBuffer(channel: channel),
                                         client: isAdmitted ? channel.remoteAddress?.ipAddress : nil)
             channel.closeFuture.whenComplete { _ in connection.files.close() }
             let watchdog = ConnectionWatchdog(timeouts: timeouts, logger: logger)
@@ -103,6 +105,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// Answers one request; returns whether the connection stays open for the next. A failure
     /// while the response is written closes the connection: its client sees a short response.
     private func answer(_ request: IncomingRequest, on connection: Connection, logger: Logger) async -> Bool {
+        connection.sendBuffer.restoreForOtherResponses()
         let writer = ConnectionBodyWriter(output: connection.output, files: connection.files)
         do {
             return try await withTaskCancellationHandler {
@@ -136,6 +139,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
         guard let region = try? connection.files.region(for: hit.chunk.reportingSent { tally.add($0.length, from: .cache) }) else {
             return nil
         }
+        connection.sendBuffer.enlargeForHit()
         let keepsConnection = request.isKeepAlive
         let head = ConnectionBodyWriter.head(hit.head, date: date.now, serverName: serverName, closing: !keepsConnection)
         let written = context.eventLoop.makePromise(of: Void.self)

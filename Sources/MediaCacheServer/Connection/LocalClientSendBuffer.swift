@@ -12,10 +12,11 @@ import NIOCore
 /// Linux machine, hits of 8 MiB cost the server 0.1–0.3 ms of CPU less each, and hits of 256
 /// MiB 8–13 ms less (BENCHMARKS.md, "A local client's send buffer").
 ///
-/// Any other response keeps the size the kernel had tuned the buffer to. A miss's reader runs
-/// ahead of its player by what the kernel holds, and its fetch with it: a player that read
-/// 256 KiB of a cold file and left cost the origin 11 MiB with the larger buffer, against
-/// 7.5–8 MiB with the kernel's.
+/// Any other response gets the size the kernel had tuned the buffer to before the first hit.
+/// A miss's reader runs ahead of its player by what the kernel holds, and its fetch with it: a
+/// player that read 256 KiB of a cold file and left cost the origin 11 MiB with the larger
+/// buffer, against 7.5–8 MiB with the kernel's. That size then stays, as the kernel tunes no
+/// buffer whose size was set; on loopback its tuning has reached 4 MiB before the first byte.
 ///
 /// Linux grants twice what a socket asks for, up to twice `net.core.wmem_max`, and setting the
 /// size turns its own tuning off for that socket; the tuning grows a buffer up to the third

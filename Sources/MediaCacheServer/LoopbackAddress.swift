@@ -28,8 +28,9 @@ enum LoopbackAddress {
 
     private static func isLoopback(address: sockaddr_storage) -> Bool {
         var address = address
+        let family = Int32(address.ss_family)
         return withUnsafeBytes(of: &address) { raw in
-            switch Int32(raw.load(as: sockaddr_storage.self).ss_family) {
+            switch family {
             case AF_INET: isLoopback(raw.load(as: sockaddr_in.self).sin_addr)
             case AF_INET6: isLoopback(raw.load(as: sockaddr_in6.self).sin6_addr)
             default: false

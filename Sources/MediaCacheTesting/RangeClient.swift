@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -85,7 +86,7 @@ public struct RangeClient: Sendable {
             }
             lastBody = min(body, stopAfter)
         }
-        Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
+        Thread.sleep(forTimeInterval: hold.timeInterval)
         return lastBody
     }
 

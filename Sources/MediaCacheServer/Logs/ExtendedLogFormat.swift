@@ -6,8 +6,7 @@ import Foundation
 public enum ExtendedLogFormat {
     /// `#Version`, `#Software`, `#Start-Date` at `date` and `#Fields`.
     public static func directives(fields: [String], date: Date) -> String {
-        let (day, time) = dateAndTime(date)
-        return "#Version: 1.0\n#Software: MediaCache\n#Start-Date: \(day) \(time)\n#Fields: \(fields.joined(separator: " "))\n"
+        "#Version: 1.0\n#Software: MediaCache\n#Start-Date: \(stamp(date))\n#Fields: \(fields.joined(separator: " "))\n"
     }
 
     /// One entry: `date` and `time` from `date`, then `values`.

@@ -3,7 +3,10 @@
 ///
 /// Every proxied request and every origin response reads several fields. Foundation's
 /// Unicode-aware trimming and case folding cost tens of microseconds per request on the path
-/// to a miss's first byte, for text that is ASCII by definition.
+/// to a miss's first byte, for text that is ASCII by definition. The functions are inlinable
+/// so that other modules' callers get them specialized for their `String` or `Substring`: run
+/// generically, through protocol witnesses, they cost a new connection's miss about 30 µs
+/// (BENCHMARKS.md, "Code on huge pages, and where the remaining CPU goes").
 ///
 /// ```swift
 /// HTTPFieldText.trimmed("  bytes=0-99 ")                  // "bytes=0-99"
@@ -13,6 +16,7 @@
 /// ```
 public enum HTTPFieldText {
     /// `value` without spaces and horizontal tabs at either end.
+    @inlinable
     public static func trimmed<Text: StringProtocol>(_ value: Text) -> Text.SubSequence {
         let bytes = value.utf8
         guard let start = bytes.firstIndex(where: { !isWhitespace($0) }) else { return value[value.endIndex...] }
@@ -28,11 +32,13 @@ public enum HTTPFieldText {
 
     /// Whether `text` and `other` are the same ignoring the case of ASCII letters, as field
     /// names and tokens such as `bytes` compare.
+    @inlinable
     public static func equalsIgnoringCase(_ text: some StringProtocol, _ other: some StringProtocol) -> Bool {
         text.utf8.count == other.utf8.count && hasPrefixIgnoringCase(text, other)
     }
 
     /// Whether `text` starts with `prefix`, ignoring the case of ASCII letters.
+    @inlinable
     public static func hasPrefixIgnoringCase(_ text: some StringProtocol, _ prefix: some StringProtocol) -> Bool {
         var bytes = text.utf8.makeIterator()
         for expected in prefix.utf8 {
@@ -42,6 +48,7 @@ public enum HTTPFieldText {
     }
 
     /// Whether `text` contains `part` anywhere, ignoring the case of ASCII letters.
+    @inlinable
     public static func containsIgnoringCase(_ text: some StringProtocol, _ part: some StringProtocol) -> Bool {
         let bytes = Array(text.utf8)
         let wanted = Array(part.utf8)
@@ -53,6 +60,7 @@ public enum HTTPFieldText {
 
     /// The number `text` spells in ASCII decimal digits; `nil` when it is empty, holds
     /// anything else (a sign, a space) or is beyond `Int64.max`.
+    @inlinable
     public static func decimal(_ text: some StringProtocol) -> Int64? {
         guard !text.utf8.isEmpty else { return nil }
         var value: Int64 = 0
@@ -66,11 +74,13 @@ public enum HTTPFieldText {
         return value
     }
 
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
+    @usableFromInline
+    static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    @usableFromInline
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 }

@@ -35,7 +35,10 @@ final class SpanJournal: Sendable {
                 guard offset + Int64(data.count) <= file.bytes.count else {
                     throw IOError(operation: "journal", path: path, code: ENOSPC)
                 }
-                data.copyBytes(to: UnsafeMutableRawBufferPointer(rebasing: file.bytes[Int(offset)..<Int(offset) + data.count]))
+                // Data's own bytes, copied at once: `copyBytes(to:)` went through `DataProtocol`'s
+                // generic path, 40 µs for a record of a few bytes.
+                let target = UnsafeMutableRawBufferPointer(rebasing: file.bytes[Int(offset)..<Int(offset) + data.count])
+                data.withUnsafeBytes { target.copyMemory(from: $0) }
             case .written(let file):
                 try data.withUnsafeBytes { bytes in Result { () throws(IOError) in try file.write(bytes, at: offset) } }.get()
             }

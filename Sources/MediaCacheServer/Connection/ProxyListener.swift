@@ -114,7 +114,6 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
                     try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
                 }
             }
-            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { [connections, logger] channel in
                 connections.setup(channel: channel, tasks: tasks, logger: logger)
             }

@@ -102,8 +102,8 @@ public struct RangeClient: Sendable {
     private static func contentLength(in head: String) -> Int64? {
         head.split(separator: "\r\n").lazy.compactMap { line -> Int64? in
             let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return Int64(parts[1].trimmingCharacters(in: .whitespaces))
+            guard parts.count == 2, HTTPFieldText.equalsIgnoringCase(parts[0], "Content-Length") else { return nil }
+            return HTTPFieldText.decimal(HTTPFieldText.trimmed(parts[1]))
         }.first
     }
 

@@ -176,7 +176,13 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheHTTPTests",
-            dependencies: ["MediaCache", "MediaCacheHTTP"],
+            dependencies: [
+                "MediaCache",
+                "MediaCacheHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

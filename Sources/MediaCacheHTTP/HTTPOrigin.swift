@@ -1,13 +1,11 @@
-import AsyncHTTPClient
 import Foundation
 import MediaCache
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import NIOSSL
 import Tracing
 
-/// The real origin: HTTP and HTTPS over AsyncHTTPClient, redirects followed.
+/// The real origin: HTTP/1.1 and HTTPS through ``OriginClient``, redirects followed.
 ///
 /// An app that bootstraps a tracer (swift-distributed-tracing's `InstrumentationSystem`) before
 /// creating the origin gets a span for each origin request; without one, no request builds a
@@ -39,41 +37,30 @@ public final class HTTPOrigin: MediaOrigin {
         public init() {}
     }
 
-    private let client: HTTPClient
-    private let headers: [(String, String)]
-    /// The client's event loops; each host's transfers run on one of them.
-    private let loops: [any EventLoop]
+    private let client: OriginClient
+    private let headers: HTTPHeaders
+    private let maximumRedirects: Int
+    /// The tracer the app bootstrapped, if any.
+    private let tracer: (any Tracer)?
 
     /// The most bytes of a body read ahead of the fetch that writes them (see ``OriginTransfer``).
     static let readAheadLimit = 512 << 10
 
-    /// Creates an origin with its own HTTP client; call ``shutdown()`` when done.
+    /// Creates an origin with its own connections; call ``shutdown()`` when done.
     public init(configuration: Configuration = Configuration()) {
-        var settings = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: configuration.maximumRedirects, allowCycles: false),
-            timeout: .init(connect: .init(configuration.connectTimeout), read: .init(configuration.readTimeout)))
-        settings.decompression = .disabled
-        // With no tracer bootstrapped, AsyncHTTPClient still builds a span and its attributes for
-        // each request, before writing it: 50 µs of a miss's CPU (BENCHMARKS.md, "Foundation off
-        // a miss's path"). An app that bootstraps a tracer gets its spans.
-        if settings.tracing.tracer is NoOpTracer { settings.tracing.tracer = nil }
-        // The loader retries transport failures under its RetryPolicy; a second layer of
-        // connection retries here would only make a dead origin slow to report.
-        settings.connectionPool.retryConnectionEstablishment = false
-        if !configuration.trustedCertificateFiles.isEmpty {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.additionalTrustRoots = configuration.trustedCertificateFiles.map { .file($0) }
-            settings.tlsConfiguration = tls
-        }
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
-        headers = configuration.headers
-        loops = Array(client.eventLoopGroup.makeIterator())
+        client = OriginClient(configuration: .init(connectTimeout: .init(configuration.connectTimeout),
+                                                   readTimeout: .init(configuration.readTimeout),
+                                                   trustedCertificateFiles: configuration.trustedCertificateFiles))
+        headers = HTTPHeaders(configuration.headers)
+        maximumRedirects = configuration.maximumRedirects
+        let tracer = InstrumentationSystem.tracer
+        self.tracer = tracer is NoOpTracer ? nil : tracer
     }
 
     /// Whether each request is traced: only under a tracer the app bootstrapped.
-    var tracesRequests: Bool { client.tracer != nil }
+    var tracesRequests: Bool { tracer != nil }
 
-    /// Closes the client's connections.
+    /// Closes the origin's connections.
     public func shutdown() async throws {
         try await client.shutdown()
     }
@@ -82,20 +69,19 @@ public final class HTTPOrigin: MediaOrigin {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw OriginError.invalidResponse("only http and https URLs can be fetched", url: request.url)
         }
-        var headers = HTTPHeaders(self.headers)
+        var headers = self.headers
         if let range = request.rangeHeader { headers.replaceOrAdd(name: "Range", value: range) }
         if let ifRange = request.ifRange, request.rangeHeader != nil {
             headers.replaceOrAdd(name: "If-Range", value: ifRange)
         }
         if let etag = request.ifNoneMatch { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
         if let date = request.ifModifiedSince { headers.replaceOrAdd(name: "If-Modified-Since", value: date) }
-        let transfer: OriginTransfer
+        let method: HTTPMethod = request.method == .head ? .HEAD : .GET
+        let span = tracer.map { OriginSpan(tracer: $0, method: method, url: request.url, headers: &headers) }
+        let transfer = OriginTransfer(OriginClient.Request(url: request.url, method: method, headers: headers), on: client,
+                                      maximumRedirects: maximumRedirects, limit: Self.readAheadLimit, ended: span?.end)
         let head: OriginTransfer.Head
         do {
-            // The URL itself: from its string, AsyncHTTPClient would parse it once more.
-            let outgoing = try HTTPClient.Request(url: request.url.absoluteURL, method: request.method == .head ? .HEAD : .GET,
-                                                  headers: headers)
-            transfer = OriginTransfer(outgoing, on: client, eventLoop: loop(for: request.url), limit: Self.readAheadLimit)
             head = try await transfer.head()
         } catch {
             throw OriginError.transport(TransportFailure.reason(error, url: request.url), url: request.url)
@@ -121,17 +107,7 @@ extension HTTPOrigin {
     /// (BENCHMARKS.md, "A miss's request made where its answer is read").
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *)
     public func requestExecutor(for url: URL) -> (any TaskExecutor)? {
-        EventLoopTaskExecutor(loop(for: url))
-    }
-
-    /// The event loop of `url`'s host. AsyncHTTPClient makes a host's connections on the loop
-    /// its requests prefer, and then reads each response where its delegate runs, with no
-    /// hand-over between the two. The host is taken as spelled and hashed byte by byte (FNV-1a):
-    /// decoding it and hashing it as a `String` took a miss about 6 µs.
-    private func loop(for url: URL) -> any EventLoop {
-        let host = url.host(percentEncoded: true) ?? ""
-        let hash = host.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        return loops[Int(hash % UInt64(loops.count))]
+        EventLoopTaskExecutor(client.loop(for: url))
     }
 }
 

@@ -1,0 +1,41 @@
+import Foundation
+import NIOHTTP1
+
+/// Where a URL's requests connect to: scheme, host and port. Connections are kept and reused
+/// per endpoint.
+struct OriginEndpoint: Hashable, Sendable {
+    let isTLS: Bool
+    /// The host as the URL spells it, without an IPv6 literal's brackets.
+    let host: String
+    let port: Int
+
+    /// `url`'s endpoint; `nil` unless it is an `http` or `https` URL with a host.
+    init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              var host = url.host(percentEncoded: true), !host.isEmpty
+        else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        isTLS = scheme == "https"
+        self.host = host
+        port = url.port ?? (isTLS ? 443 : 80)
+    }
+
+    /// The `Host` header's value: the port only when it is not the scheme's own.
+    var hostHeader: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return port == (isTLS ? 443 : 80) ? name : "\(name):\(port)"
+    }
+
+    /// Whether the host is an IP address literal, which TLS's server name may not carry.
+    var isAddressLiteral: Bool {
+        host.contains(":") || host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// `url`'s request target: its path, never empty, and its query.
+    static func requestTarget(of url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        let target = path.isEmpty ? "/" : path
+        guard let query = url.query(percentEncoded: true) else { return target }
+        return target + "?" + query
+    }
+}

@@ -47,14 +47,19 @@ public final class HTTPOrigin: MediaOrigin {
     static let readAheadLimit = 512 << 10
 
     /// Creates an origin with its own connections; call ``shutdown()`` when done.
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        let tracer = InstrumentationSystem.tracer
+        self.init(configuration: configuration, tracer: tracer is NoOpTracer ? nil : tracer)
+    }
+
+    /// Creates an origin whose requests are spans of `tracer`, none when it is `nil`.
+    init(configuration: Configuration, tracer: (any Tracer)?) {
         client = OriginClient(configuration: .init(connectTimeout: .init(configuration.connectTimeout),
                                                    readTimeout: .init(configuration.readTimeout),
                                                    trustedCertificateFiles: configuration.trustedCertificateFiles))
         headers = HTTPHeaders(configuration.headers)
         maximumRedirects = configuration.maximumRedirects
-        let tracer = InstrumentationSystem.tracer
-        self.tracer = tracer is NoOpTracer ? nil : tracer
+        self.tracer = tracer
     }
 
     /// Whether each request is traced: only under a tracer the app bootstrapped.
@@ -78,8 +83,10 @@ public final class HTTPOrigin: MediaOrigin {
         if let date = request.ifModifiedSince { headers.replaceOrAdd(name: "If-Modified-Since", value: date) }
         let method: HTTPMethod = request.method == .head ? .HEAD : .GET
         let span = tracer.map { OriginSpan(tracer: $0, method: method, url: request.url, headers: &headers) }
+        var ended: (@Sendable (OriginTransfer.Head?, (any Error)?) -> Void)?
+        if let span { ended = { span.end(head: $0, failure: $1) } }
         let transfer = OriginTransfer(OriginClient.Request(url: request.url, method: method, headers: headers), on: client,
-                                      maximumRedirects: maximumRedirects, limit: Self.readAheadLimit, ended: span?.end)
+                                      maximumRedirects: maximumRedirects, limit: Self.readAheadLimit, ended: ended)
         let head: OriginTransfer.Head
         do {
             head = try await transfer.head()

@@ -1,14 +1,19 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import Testing
 @testable import MediaCacheHTTP
 
 /// The origin client against a scripted loopback origin: kept connections, redirects, the read
 /// timeout and back pressure, each with the precise error a failure gets.
 @Suite(.timeLimit(.minutes(1))) struct OriginClientTests {
+    /// The clients' own thread, as ``ScriptedOrigin`` has its own: the read timeouts here are
+    /// short, and NIO's shared loops also run the other suites' origins.
+    private static let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
     private func client(readTimeout: TimeAmount = .seconds(30), idleTimeout: TimeAmount = .seconds(60)) -> OriginClient {
-        OriginClient(configuration: .init(readTimeout: readTimeout, idleTimeout: idleTimeout))
+        OriginClient(configuration: .init(readTimeout: readTimeout, idleTimeout: idleTimeout), group: Self.loop)
     }
 
     /// The body of a `GET` of `url`, and the head that came with it.
@@ -43,6 +48,18 @@ import Testing
             _ = try await get(origin.url("/a"), on: client)
         }
         #expect(origin.requests.count == 1)
+        try await client.shutdown()
+        try await origin.stop()
+    }
+
+    @Test func aConnectionThatSentAnAnswerNobodyAskedForIsNotKept() async throws {
+        let origin = try await ScriptedOrigin.start { request in
+            let answer = ScriptedOrigin.response(body: "\(request.connection)")
+            return .answer(request.connection == 0 ? answer + ScriptedOrigin.response(body: "unasked") : answer)
+        }
+        let client = client()
+        #expect(try await get(origin.url("/a"), on: client).1 == "0")
+        #expect(try await get(origin.url("/a"), on: client).1 == "1")
         try await client.shutdown()
         try await origin.stop()
     }
@@ -114,11 +131,11 @@ import Testing
     @Test func aBodyHeldLongerThanTheReadTimeoutDoesNotTimeOut() async throws {
         let body = String(repeating: "m", count: 4 << 20)
         let origin = try await ScriptedOrigin.start { _ in .answer(ScriptedOrigin.response(body: body)) }
-        let client = client(readTimeout: .milliseconds(100))
+        let client = client(readTimeout: .milliseconds(300))
         let transfer = OriginTransfer(.init(url: origin.url("/a"), method: .GET, headers: [:]), on: client,
                                       maximumRedirects: 10, limit: 64 << 10)
         _ = try await transfer.head()
-        try await Task.sleep(for: .milliseconds(400))
+        try await Task.sleep(for: .seconds(1))
         var received = 0
         while let chunk = try await transfer.next() { received += chunk.count }
         #expect(received == 4 << 20)

@@ -49,7 +49,7 @@ final class OriginConnection: ChannelDuplexHandler, RemovableChannelHandler {
     private var readTimer: Scheduled<Void>?
     /// How many requests this connection carried: one that carried some may have been closed
     /// by the origin while idle.
-    private(set) var requestsCarried = 0
+    private var requestsCarried = 0
 
     init(readTimeout: TimeAmount, pooling: Pooling) {
         self.readTimeout = readTimeout
@@ -105,6 +105,12 @@ final class OriginConnection: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Channel events
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard exchange != nil else {
+            // Bytes nobody asked for, or the rest of a cancelled response: the connection can
+            // no longer tell where a next response would start.
+            context.close(promise: nil)
+            return
+        }
         lastActivity = .now()
         switch unwrapInboundIn(data) {
         case .head(let head):

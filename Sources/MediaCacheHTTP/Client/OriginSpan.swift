@@ -18,14 +18,15 @@ struct OriginSpan: Sendable {
         tracer.inject(span.context, into: &headers, using: HeadersInjector())
     }
 
-    /// Ends the span with the final response's status, or the transfer's failure.
-    func end(_ result: Result<OriginTransfer.Head, any Error>) {
-        switch result {
-        case .success(let head):
+    /// Ends the span with the final response's status, if its head came, and the transfer's
+    /// failure, if it failed (a response dropped before its end was cancelled).
+    func end(head: OriginTransfer.Head?, failure: (any Error)?) {
+        if let head {
             span.attributes["http.response.status_code"] = Int(head.status.code)
             if head.status.code >= 400 { span.setStatus(SpanStatus(code: .error)) }
-        case .failure(let error):
-            span.recordError(error)
+        }
+        if let failure {
+            span.recordError(failure)
             span.setStatus(SpanStatus(code: .error))
         }
         span.end()

@@ -63,6 +63,10 @@ final class OriginConnection: ChannelDuplexHandler, RemovableChannelHandler {
         self.context = context
     }
 
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
     /// Sends `head` and hands its answer to `exchange`.
     func send(_ head: HTTPRequestHead, for exchange: any OriginExchange) {
         guard let context, context.channel.isActive else {
@@ -124,6 +128,11 @@ final class OriginConnection: ChannelDuplexHandler, RemovableChannelHandler {
             self.exchange = nil
             readTimer?.cancel()
             isHeld = false
+            if hasHeldRead {
+                // A kept connection reads on, to see its origin close it while it waits.
+                hasHeldRead = false
+                context.read()
+            }
             if isKeptAlive && context.channel.isActive {
                 pooling.release(self)
             } else {

@@ -168,6 +168,7 @@ import Testing
         #expect(secure.hostHeader == "[::1]:8443" && secure.host == "::1" && secure.isTLS && secure.isAddressLiteral)
         #expect(OriginEndpoint(URL(string: "https://10.0.0.1/")!)?.isAddressLiteral == true)
         #expect(OriginEndpoint(URL(string: "file:///etc/passwd")!) == nil)
+        #expect(OriginEndpoint(URL(string: "http://CDN.Example/a")!) == plain)
         #expect(OriginEndpoint.requestTarget(of: URL(string: "http://cdn.example/v/a.mp4?sig=1%2F2")!) == "/v/a.mp4?sig=1%2F2")
         #expect(OriginEndpoint.requestTarget(of: URL(string: "http://cdn.example")!) == "/")
     }

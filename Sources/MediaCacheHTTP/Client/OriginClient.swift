@@ -57,10 +57,10 @@ final class OriginClient: Sendable {
     }
 
     /// The event loop of `url`'s host: its connections, and the reading of their answers, run
-    /// there. The host is taken as spelled and hashed byte by byte (FNV-1a): decoding it and
-    /// hashing it as a `String` took a miss about 6 µs.
+    /// there. The host (``OriginEndpoint/host``) is hashed byte by byte (FNV-1a): decoding it
+    /// and hashing it as a `String` took a miss about 6 µs.
     func loop(for url: URL) -> any EventLoop {
-        loops[index(forHost: url.host(percentEncoded: true) ?? "")]
+        loops[index(forHost: OriginEndpoint(url)?.host ?? "")]
     }
 
     /// Sends `request` on a kept connection to its endpoint, or a new one (always a new one when

@@ -5,7 +5,7 @@ import NIOHTTP1
 /// per endpoint.
 struct OriginEndpoint: Hashable, Sendable {
     let isTLS: Bool
-    /// The host as the URL spells it, without an IPv6 literal's brackets.
+    /// The host as the URL spells it, in lower case, without an IPv6 literal's brackets.
     let host: String
     let port: Int
 
@@ -15,6 +15,9 @@ struct OriginEndpoint: Hashable, Sendable {
               var host = url.host(percentEncoded: true), !host.isEmpty
         else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        // One endpoint however the host is cased (RFC 3986 §6.2.2.1): one pool of connections,
+        // and a redirect to `CDN.example` keeps the credentials meant for `cdn.example`.
+        if host.utf8.contains(where: { (UInt8(ascii: "A") ... UInt8(ascii: "Z")).contains($0) }) { host = host.lowercased() }
         isTLS = scheme == "https"
         self.host = host
         port = url.port ?? (isTLS ? 443 : 80)

@@ -64,9 +64,9 @@ final class OriginClient: Sendable {
     }
 
     /// Sends `request` on a kept connection to its endpoint, or a new one (always a new one when
-    /// `isRetry`), and has `exchange` told its answer. `attach` receives the connection and its loop before
-    /// the request goes; returning `false` (the exchange was cancelled meanwhile) keeps the
-    /// request from going.
+    /// `isRetry`), and has `exchange` told its answer. `attach` receives the connection and its
+    /// loop before the request goes; returning `false` (the exchange was cancelled meanwhile)
+    /// keeps the request from going.
     func send(_ request: Request, isRetry: Bool, to exchange: any OriginExchange,
               attach: @escaping @Sendable (NIOLoopBound<OriginConnection>, any EventLoop) -> Bool) {
         guard let endpoint = OriginEndpoint(request.url) else {

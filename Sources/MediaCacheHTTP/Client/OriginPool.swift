@@ -30,8 +30,9 @@ final class OriginPool {
         return nil
     }
 
-    /// Records a new connection to `endpoint`.
+    /// Records a new connection to `endpoint`, unless it closed already.
     func opened(_ connection: OriginConnection, to endpoint: OriginEndpoint) {
+        guard connection.isActive else { return }
         open[ObjectIdentifier(connection)] = connection
         endpoints[ObjectIdentifier(connection)] = endpoint
     }

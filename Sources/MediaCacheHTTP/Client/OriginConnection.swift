@@ -109,7 +109,7 @@ final class OriginConnection: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Channel events
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard exchange != nil else {
+        guard let exchange else {
             // Bytes nobody asked for, or the rest of a cancelled response: the connection can
             // no longer tell where a next response would start.
             context.close(promise: nil)
@@ -120,11 +120,10 @@ final class OriginConnection: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             hasHead = true
             isKeptAlive = isKeptAlive && head.isKeepAlive
-            exchange?.received(head)
+            exchange.received(head)
         case .body(let buffer):
-            if exchange?.received(buffer) == false { isHeld = true }
+            if !exchange.received(buffer) { isHeld = true }
         case .end:
-            guard let exchange else { return }
             self.exchange = nil
             readTimer?.cancel()
             isHeld = false

@@ -13,8 +13,8 @@ final class OriginPool {
     private let loop: any EventLoop
     private let idleTimeout: TimeAmount
     private var idle: [OriginEndpoint: [Idle]] = [:]
-    private var open: [ObjectIdentifier: OriginConnection] = [:]
-    private var endpoints: [ObjectIdentifier: OriginEndpoint] = [:]
+    /// Every open connection, with its endpoint.
+    private var open: [ObjectIdentifier: (connection: OriginConnection, endpoint: OriginEndpoint)] = [:]
 
     init(loop: any EventLoop, idleTimeout: TimeAmount) {
         self.loop = loop
@@ -33,13 +33,12 @@ final class OriginPool {
     /// Records a new connection to `endpoint`, unless it closed already.
     func opened(_ connection: OriginConnection, to endpoint: OriginEndpoint) {
         guard connection.isActive else { return }
-        open[ObjectIdentifier(connection)] = connection
-        endpoints[ObjectIdentifier(connection)] = endpoint
+        open[ObjectIdentifier(connection)] = (connection, endpoint)
     }
 
     /// Keeps `connection` for the next request to its endpoint.
     func release(_ connection: OriginConnection) {
-        guard let endpoint = endpoints[ObjectIdentifier(connection)] else { return connection.close() }
+        guard let endpoint = open[ObjectIdentifier(connection)]?.endpoint else { return connection.close() }
         let bound = NIOLoopBound(connection, eventLoop: loop)
         let expiry = loop.scheduleTask(in: idleTimeout) { bound.value.close() }
         idle[endpoint, default: []].append(Idle(connection: connection, expiry: expiry))
@@ -47,9 +46,7 @@ final class OriginPool {
 
     /// Forgets `connection`, which closed.
     func closed(_ connection: OriginConnection) {
-        let id = ObjectIdentifier(connection)
-        open[id] = nil
-        guard let endpoint = endpoints.removeValue(forKey: id) else { return }
+        guard let endpoint = open.removeValue(forKey: ObjectIdentifier(connection))?.endpoint else { return }
         idle[endpoint]?.removeAll { entry in
             guard entry.connection === connection else { return false }
             entry.expiry.cancel()
@@ -60,9 +57,9 @@ final class OriginPool {
     /// Closes every connection, idle or carrying a request; the futures complete once they
     /// have closed.
     func closeAll() -> [EventLoopFuture<Void>] {
-        open.values.compactMap { connection in
-            connection.close()
-            return connection.closeFuture
+        open.values.compactMap { entry in
+            entry.connection.close()
+            return entry.connection.closeFuture
         }
     }
 }

@@ -23,7 +23,7 @@ struct ProxyBenchmark {
 
         let proxy = try Self.startProxy(cacheDirectory: directory.appending("cache"))
         defer { proxy.stop() }
-        try ProxyHitBenchmark(nginx: nginx, proxy: proxy).run()
+        try ProxyHitBenchmark(nginx: nginx, proxy: proxy, cacheDirectory: directory.appending("cache")).run()
         try missTimeToFirstByte(nginx: nginx, proxy: proxy, cache: cache)
         try coldThroughput(nginx: nginx, proxy: proxy, cache: cache)
         proxy.stop()

@@ -4,9 +4,17 @@ import MediaCacheTesting
 /// Cache hits through `mediacache serve` against nginx serving the same file with `sendfile`:
 /// throughput and the server's CPU time per GiB, for a small and a large file at 1, 8 and 64
 /// connections.
+///
+/// The reference file is written fresh, in 1 MiB writes; the cache's data file is written as a
+/// fetch writes it, in chunks of about 256 KiB at any offset. Linux keeps the first in page-cache
+/// folios of 1 MiB and the second in folios of 4 KiB to 512 KiB, and `sendfile` sends larger folios
+/// faster (BENCHMARKS.md, "The page cache's folios"). Each row therefore also runs nginx on the
+/// cache's own data file, linked into its root: the same pages our server sends.
 struct ProxyHitBenchmark {
     let nginx: Nginx
     let proxy: ServeProcess
+    /// The proxy's cache directory, whose data files nginx also serves.
+    let cacheDirectory: String
 
     /// The files, under nginx's root, with the names the table gives them.
     static let files = [("/clip.mp4", "8 MiB"), ("/large.mp4", "256 MiB")]
@@ -23,17 +31,43 @@ struct ProxyHitBenchmark {
         for (path, name) in Self.files {
             let cached = proxy.root + "http/127.0.0.1:\(nginx.port)\(path)"
             _ = try Tool.run("curl", ["-sf", "-o", "/dev/null", cached])
+            let samePages = try linkDataFile(of: path)
             for connections in Self.connectionCounts {
                 var ours: [WrkRun] = []
                 var reference: [WrkRun] = []
+                var sameReference: [WrkRun] = []
                 for _ in 0..<Self.rounds {
                     reference.append(try WrkRun.run(nginx.url(path).absoluteString, connections: connections, seconds: 4,
                                                     serverPID: nginx.pid))
+                    sameReference.append(try WrkRun.run(nginx.url(samePages).absoluteString, connections: connections, seconds: 4,
+                                                        serverPID: nginx.pid))
                     ours.append(try WrkRun.run(cached, connections: connections, seconds: 4, serverPID: proxy.pid))
                 }
-                WrkRun.rows("\(name), \(connections) connection\(connections == 1 ? "" : "s")",
-                            ours: WrkRun.median(ours), reference: WrkRun.median(reference))
+                let label = "\(name), \(connections) connection\(connections == 1 ? "" : "s")"
+                let (median, sameMedian) = (WrkRun.median(ours), WrkRun.median(sameReference))
+                WrkRun.rows(label, ours: median, reference: WrkRun.median(reference))
+                Measure.row("\(label): transfer rate, nginx on the cache's data file", ours: String(format: "%.0f MiB/s", median.mebibytesPerSecond),
+                            reference: String(format: "%.0f MiB/s", sameMedian.mebibytesPerSecond),
+                            ratio: median.mebibytesPerSecond / sameMedian.mebibytesPerSecond)
             }
         }
+    }
+
+    /// Links the data file the cache filled for `path` into nginx's root; returns its path there.
+    private func linkDataFile(of path: String) throws -> String {
+        let length = try FileManager.default.attributesOfItem(atPath: nginx.root + path)[.size] as? Int ?? -1
+        let data = cacheDirectory + "/data"
+        let newest = try FileManager.default.contentsOfDirectory(atPath: data)
+            .map { data + "/" + $0 }
+            .compactMap { file -> (String, Date)? in
+                let attributes = try FileManager.default.attributesOfItem(atPath: file)
+                guard attributes[.size] as? Int == length, let modified = attributes[.modificationDate] as? Date else { return nil }
+                return (file, modified)
+            }
+            .max { $0.1 < $1.1 }
+        guard let (file, _) = newest else { throw BenchmarkError("no data file of \(length) bytes in \(data)") }
+        let linked = "/cached" + path.replacingOccurrences(of: "/", with: "-")
+        try FileManager.default.linkItem(atPath: file, toPath: nginx.root + linked)
+        return linked
     }
 }

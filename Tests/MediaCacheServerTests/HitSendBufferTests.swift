@@ -2,9 +2,6 @@ import Foundation
 import MediaCacheTesting
 import Testing
 @testable import MediaCacheServer
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Through the proxy: a hit enlarges its connection's send buffer (``LocalClientSendBuffer``),
 /// and a miss on the same connection gets the kernel's size back before its first byte, so
@@ -23,40 +20,15 @@ import Glibc
 
             async let afterHit = client.read(inTurn: [path("/hit.mp4")], stopAfter: 1 << 20, holding: .seconds(2))
             try await Task.sleep(for: .seconds(1))
-            #expect(Self.serverSendBuffers(port: harness.port) == [2 * size], "Linux doubles what is asked for")
+            #expect(ServerSockets.option(SOL_SOCKET, SO_SNDBUF, port: harness.port) == [2 * size], "Linux doubles what is asked for")
             _ = try await afterHit
 
             async let afterMiss = client.read(inTurn: [path("/hit.mp4"), path("/miss.mp4")], stopAfter: 256 << 10,
                                               holding: .seconds(2))
             try await Task.sleep(for: .seconds(1))
-            let buffers = Self.serverSendBuffers(port: harness.port)
+            let buffers = ServerSockets.option(SOL_SOCKET, SO_SNDBUF, port: harness.port)
             #expect(buffers.count == 1 && buffers.allSatisfy { $0 < 2 * size }, "the kernel's size again: \(buffers)")
             _ = try await afterMiss
-        }
-    }
-
-    /// The send buffers of this process's sockets that serve a connection on `port`, the
-    /// server's ends (not the listener, which has no peer), as the kernel reports them.
-    private static func serverSendBuffers(port: Int) -> [Int] {
-        var sizes: [Int] = []
-        for descriptor in Int32(0)..<4096 {
-            var local = sockaddr_in()
-            var peer = sockaddr_in()
-            guard address(of: descriptor, into: &local, getsockname), address(of: descriptor, into: &peer, getpeername),
-                  local.sin_family == sa_family_t(AF_INET), Int(UInt16(bigEndian: local.sin_port)) == port else { continue }
-            var size: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, &length) == 0 else { continue }
-            sizes.append(Int(size))
-        }
-        return sizes
-    }
-
-    private static func address(of descriptor: Int32, into address: inout sockaddr_in,
-                                _ read: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) -> Bool {
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        return withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { read(descriptor, $0, &length) == 0 }
         }
     }
 }

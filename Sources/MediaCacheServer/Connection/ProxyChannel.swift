@@ -38,6 +38,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
         let output: ConnectionOutput
         let files: ConnectionFiles
         let sendBuffer: LocalClientSendBuffer
+        let unsent: UnsentByteLimit
         let client: String?
 
         var channel: any Channel { output.channel }
@@ -84,6 +85,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             }
             let connection = Connection(output: ConnectionOutput(channel: channel), files: ConnectionFiles(),
                                         sendBuffer: LocalClientSendBuffer(channel: channel),
+                                        unsent: UnsentByteLimit(channel: channel),
                                         client: isAdmitted ? channel.remoteAddress?.ipAddress : nil)
             channel.closeFuture.whenComplete { _ in connection.files.close() }
             let watchdog = ConnectionWatchdog(timeouts: timeouts, logger: logger)
@@ -110,6 +112,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// while the response is written closes the connection: its client sees a short response.
     private func answer(_ request: IncomingRequest, on connection: Connection, logger: Logger) async -> Bool {
         connection.sendBuffer.restoreForOtherResponses()
+        connection.unsent.setForOtherResponses()
         let writer = ConnectionBodyWriter(output: connection.output, files: connection.files)
         do {
             return try await withTaskCancellationHandler {
@@ -144,6 +147,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             return nil
         }
         connection.sendBuffer.enlargeForHit()
+        connection.unsent.liftForHit()
         let keepsConnection = request.isKeepAlive
         let head = ConnectionBodyWriter.head(hit.head, date: date.now, serverName: serverName, closing: !keepsConnection)
         let written = context.eventLoop.makePromise(of: Void.self)

@@ -44,11 +44,10 @@ struct ProxyHitBenchmark {
                     ours.append(try WrkRun.run(cached, connections: connections, seconds: 4, serverPID: proxy.pid))
                 }
                 let label = "\(name), \(connections) connection\(connections == 1 ? "" : "s")"
-                let (median, sameMedian) = (WrkRun.median(ours), WrkRun.median(sameReference))
+                let median = WrkRun.median(ours)
                 WrkRun.rows(label, ours: median, reference: WrkRun.median(reference))
-                Measure.row("\(label): transfer rate, nginx on the cache's data file", ours: String(format: "%.0f MiB/s", median.mebibytesPerSecond),
-                            reference: String(format: "%.0f MiB/s", sameMedian.mebibytesPerSecond),
-                            ratio: median.mebibytesPerSecond / sameMedian.mebibytesPerSecond)
+                WrkRun.rateRow("\(label): transfer rate, nginx on the cache's data file", ours: median,
+                               reference: WrkRun.median(sameReference))
             }
         }
     }

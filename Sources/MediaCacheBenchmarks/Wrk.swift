@@ -31,12 +31,17 @@ struct WrkRun {
 
     /// Two table rows, rate and server CPU per GiB, for `ours` against `reference`.
     static func rows(_ label: String, ours: WrkRun, reference: WrkRun) {
-        Measure.row("\(label): transfer rate", ours: String(format: "%.0f MiB/s", ours.mebibytesPerSecond),
-                    reference: String(format: "%.0f MiB/s", reference.mebibytesPerSecond),
-                    ratio: ours.mebibytesPerSecond / reference.mebibytesPerSecond)
+        rateRow("\(label): transfer rate", ours: ours, reference: reference)
         Measure.row("\(label): server CPU per GiB", ours: String(format: "%.2f s", ours.cpuSecondsPerGiB),
                     reference: String(format: "%.2f s", reference.cpuSecondsPerGiB),
                     ratio: ours.cpuSecondsPerGiB / reference.cpuSecondsPerGiB)
+    }
+
+    /// A table row of the transfer rate alone, for `ours` against `reference`.
+    static func rateRow(_ label: String, ours: WrkRun, reference: WrkRun) {
+        Measure.row(label, ours: String(format: "%.0f MiB/s", ours.mebibytesPerSecond),
+                    reference: String(format: "%.0f MiB/s", reference.mebibytesPerSecond),
+                    ratio: ours.mebibytesPerSecond / reference.mebibytesPerSecond)
     }
 
     /// The user and system CPU time process `pid` has used, all its threads together.

@@ -22,7 +22,8 @@ final class UnsentByteLimit: Sendable {
     static let bytes: Int32 = 1 << 20
 
     private let channel: any Channel
-    /// Whether the limit is set on the socket now; touched on the channel's event loop only.
+    /// Whether the limit is set on the socket now: written on the channel's event loop, read
+    /// also from a response's task.
     private let isSet = NIOLockedValueBox(false)
 
     private static let option = ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: TCP_NOTSENT_LOWAT))

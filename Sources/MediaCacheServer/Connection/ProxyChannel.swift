@@ -73,6 +73,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// in tasks among `tasks`.
     func setup(channel: any Channel, tasks: ConnectionTasks, logger: Logger) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
+            LocalClientCongestionControl.apply(to: channel)
             // A client that closes its side after its last request still gets the answers (see
             // `RequestLoop`). Set here rather than as the bootstrap's child option, which NIO
             // applies through a chain of futures: 38 µs of a new connection's CPU, for a flag.

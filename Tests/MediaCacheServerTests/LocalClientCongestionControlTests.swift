@@ -1,0 +1,29 @@
+import Foundation
+import MediaCacheTesting
+import Testing
+@testable import MediaCacheServer
+
+#if os(Linux)
+/// Through the proxy: a connection from this machine is served under Reno, which does not pace,
+/// whatever the system's default (``LocalClientCongestionControl``). Linux only: elsewhere the
+/// algorithm is the system's, not the socket's.
+@Suite struct LocalClientCongestionControlTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aLoopbackConnectionIsServedUnderReno() async throws {
+        let systemDefault = try String(contentsOfFile: "/proc/sys/net/ipv4/tcp_congestion_control", encoding: .utf8)
+        try await ProxyHarness.run { harness in
+            harness.origin.serve("/clip.mp4", content: .pattern(length: 8 << 20, seed: 7))
+            let client = RangeClient(port: harness.port)
+            let path = try #require(URL(string: harness.proxied("/clip.mp4"))?.path)
+            #expect(try await client.read(path) == 8 << 20, "cached whole")
+
+            // A hit read slowly keeps the connection open while its server end is looked at.
+            async let hit = client.read(inTurn: [path], stopAfter: 1 << 20, holding: .seconds(2))
+            try await Task.sleep(for: .seconds(1))
+            #expect(ServerSockets.textOption(Int32(IPPROTO_TCP), TCP_CONGESTION, port: harness.port) == ["reno"],
+                    "the system's default is \(systemDefault.trimmingCharacters(in: .whitespacesAndNewlines))")
+            _ = try await hit
+        }
+    }
+}
+#endif

@@ -40,7 +40,8 @@ struct CachedHitResponder: Sendable {
         guard case .allow(let target) = access.decide(target: request.uri, headers: fields),
               let origin = try? targets.origin(forTarget: target), allowedHosts?.allows(origin) ?? true,
               let record = try? loader.store.record(for: loader.store.key(for: origin)),
-              PlaylistDetection.isPlaylist(origin, info: record.contentInfo) == false else { return nil }
+              PlaylistDetection.isPlaylist(origin, info: record.contentInfo, store: loader.store, key: record.key) == false
+        else { return nil }
         let plan = RangeResponsePlan(range: Self.field("Range", of: request), ifRange: Self.field("If-Range", of: request),
                                      info: record.contentInfo)
         guard let bytes = plan.bytes, let length = plan.contentLength,

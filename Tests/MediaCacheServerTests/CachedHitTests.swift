@@ -13,19 +13,21 @@ import Testing
     static let origin = URL(string: "http://cdn.example/a.mp4")!
     static let length = 300_000
 
-    /// A store holding the first two thirds of ``origin``, and a responder over it.
+    /// A store holding the first two thirds of ``origin`` (or `firstBytes` and the rest of
+    /// them from `offset`), and a responder over it.
     private struct Fixture {
         let directory: TemporaryDirectory
         let store: MediaStore
         let responder: CachedHitResponder
 
         init(token: String? = nil, allowedHosts: HostAllowList? = nil, mimeType: String = "video/mp4",
-             origin: URL = CachedHitTests.origin) throws {
+             origin: URL = CachedHitTests.origin, firstBytes: Data = Data(), from offset: Int64 = 0) throws {
             directory = try TemporaryDirectory()
             store = try MediaStore.open(at: directory.path)
             let info = ContentInfo(totalLength: Int64(CachedHitTests.length), mimeType: mimeType, etag: "\"v1\"")
             let generation = try store.setContentInfo(info, for: origin)
-            try store.write(Data(repeating: 7, count: 200_000), at: 0, to: store.key(for: origin), generation: generation)
+            let bytes = firstBytes + Data(repeating: 7, count: 200_000 - firstBytes.count)
+            try store.write(bytes.dropFirst(Int(offset)), at: offset, to: store.key(for: origin), generation: generation)
             let loader = MediaLoader(store: store, origin: ProxyServerTests.NeverOrigin())
             responder = CachedHitResponder(access: ProxyAccess(token: token, limits: .init()), allowedHosts: allowedHosts,
                                            loader: loader, targets: ProxyTargets(), log: ProxyLog(access: nil, errors: nil))
@@ -88,10 +90,25 @@ import Testing
         defer { typed.remove() }
         #expect(typed.hit("/http/cdn.example/a.mp4", [("Range", "bytes=0-9")]) == nil)
         // A small resource of a generic type whose path names no media file: only its first
-        // line tells, and the other path reads it.
-        let generic = try Fixture(mimeType: "text/plain", origin: URL(string: "http://cdn.example/list")!)
-        defer { generic.remove() }
-        #expect(generic.hit("/http/cdn.example/list", [("Range", "bytes=0-9")]) == nil)
+        // line tells.
+        let list = URL(string: "http://cdn.example/list")!
+        let playlist = try Fixture(mimeType: "text/plain", origin: list, firstBytes: Data("#EXTM3U\n".utf8))
+        defer { playlist.remove() }
+        #expect(playlist.hit("/http/cdn.example/list", [("Range", "bytes=100-109")]) == nil)
+        let uncached = try Fixture(mimeType: "text/plain", origin: list, from: 100)
+        defer { uncached.remove() }
+        #expect(uncached.hit("/http/cdn.example/list", [("Range", "bytes=100-109")]) == nil,
+                "its first line is not cached: the other path reads it")
+    }
+
+    /// A file served as `application/octet-stream` from a path without an extension, as a
+    /// signed object URL is, whose cached first line is no playlist's: a hit like any other.
+    @Test func aFileOfAGenericTypeIsAnsweredAtOnceOnceItsFirstLineIsCached() throws {
+        let fixture = try Fixture(mimeType: "application/octet-stream", origin: URL(string: "http://cdn.example/objects/9f2c")!)
+        defer { fixture.remove() }
+        let hit = try #require(fixture.hit("/http/cdn.example/objects/9f2c", [("Range", "bytes=100-199")]))
+        #expect(hit.head.status == .partialContent && hit.head.headers["Content-Type"] == ["application/octet-stream"])
+        #expect(hit.chunk.span.offset == 100 && hit.chunk.span.length == 100)
     }
 
     /// The same requests, against a proxy whose store has descriptors to send (hits answered

@@ -104,6 +104,24 @@ public enum PlaylistDetection {
         return nil
     }
 
+    /// Whether `url`, which the origin describes as `info` and `store` keeps as `key`, is a
+    /// playlist as far as its media type, its path, its length and its cached bytes tell: for a
+    /// small resource of a generic type whose path names no media file, whether its first line
+    /// is `#EXTM3U`, when the store holds it; `nil` when it does not.
+    ///
+    /// A server answers a cache hit at once when this says `false`: a file served as
+    /// `application/octet-stream` from a path without an extension (a signed object URL) costs
+    /// a read of its first 7 bytes, not a task and the responders (BENCHMARKS.md, "A hit of a
+    /// generic type").
+    public static func isPlaylist(_ url: URL, info: ContentInfo, store: MediaStore, key: ResourceKey) -> Bool? {
+        if let answer = isPlaylist(url, info: info) { return answer }
+        guard let first = try? store.read(ByteRange(0, Int64(signature.count)), from: key) else { return nil }
+        return first == signature
+    }
+
+    /// The first line of every playlist (RFC 8216 §4.3.1.1).
+    private static let signature = Data("#EXTM3U".utf8)
+
     /// Whether `url`, which the origin describes as `info`, is a playlist: by its media type, by
     /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type whose path names no
     /// media file, by an `#EXTM3U` first line (from the store when cached, else read through
@@ -113,14 +131,14 @@ public enum PlaylistDetection {
     /// players read it; it also spares a miss of a generic type the wait for its first bytes
     /// before its head can leave.
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
-        if let answer = isPlaylist(url, info: info) { return answer }
-        let signature = Data("#EXTM3U".utf8)
         // Cached, the first line costs one read of the store, not a reader of its own: every
         // request for a file of a generic type asks.
-        if let cached = try? loader.store.read(ByteRange(0, 7), from: loader.store.key(for: url)) { return cached == signature }
+        if let answer = isPlaylist(url, info: info, store: loader.store, key: loader.store.key(for: url)) { return answer }
         var head = Data()
         do {
-            for try await chunk in loader.read(url, ByteRequest(offset: 0, length: 7), purpose: purpose) { head.append(chunk.bytes) }
+            for try await chunk in loader.read(url, ByteRequest(offset: 0, length: Int64(signature.count)), purpose: purpose) {
+                head.append(chunk.bytes)
+            }
         } catch {
             return false
         }

@@ -113,9 +113,11 @@ import Testing
 
     /// The same requests, against a proxy whose store has descriptors to send (hits answered
     /// at once) and one whose store has none (every answer from the Hummingbird responders):
-    /// the same statuses, headers and bodies, the same log lines and statistics.
-    @Test func aHitAnsweredAtOnceIsTheAnswerOfTheOtherPath() async throws {
-        let content = TestOrigin.Content.pattern(length: Int64(Self.length), seed: 31)
+    /// the same statuses, headers and bodies, the same log lines and statistics. For a media
+    /// file, and for a file of a generic type whose path names none (its first line tells).
+    @Test(arguments: [("/a.mp4", "video/mp4"), ("/objects/9f2c", "application/octet-stream")])
+    func aHitAnsweredAtOnceIsTheAnswerOfTheOtherPath(path: String, mimeType: String) async throws {
+        let content = TestOrigin.Content.pattern(length: Int64(Self.length), seed: 31, mimeType: mimeType)
         let requests: [[(String, String)]] = [
             [], [("Range", "bytes=1000-1999")], [("Range", "bytes=-500")], [("Range", "bytes=299990-")],
             [("Range", "bytes=0-9"), ("If-Range", "\"stale\"")], [("Range", "bytes=5-4")], [("Connection", "close")],
@@ -129,12 +131,12 @@ import Testing
             let access = logs.appending("access.log")
             try await ProxyHarness.run(configure: { $0.accessLog = access },
                                        storing: { $0.fileSystem = FaultyFileSystem(sendsFiles: sendsFiles) }) { proxy in
-                proxy.origin.serve("/a.mp4", content: content)
-                _ = try await proxy.request(proxy.proxied("/a.mp4"))
+                proxy.origin.serve(path, content: content)
+                _ = try await proxy.request(proxy.proxied(path))
                 let before = proxy.loader.statistics.bytesFromCache
                 var these: [(status: Int, headers: [String: String], body: Data)] = []
                 for headers in requests {
-                    var answer = try await proxy.request(proxy.proxied("/a.mp4"), headers: headers)
+                    var answer = try await proxy.request(proxy.proxied(path), headers: headers)
                     answer.headers["date"] = nil
                     these.append((answer.status, answer.headers, answer.body))
                 }

@@ -92,8 +92,8 @@ public enum PlaylistDetection {
 
     /// Whether `url`, which the origin describes as `info`, is a playlist as far as its media
     /// type, its path and its length tell; `nil` when only its first bytes can (a small
-    /// resource of a generic type whose path names no media file). A server answers a cache
-    /// hit at once when this says `false`.
+    /// resource of a generic type whose path names no media file), which
+    /// ``isPlaylist(_:info:store:key:)`` then reads when they are cached.
     public static func isPlaylist(_ url: URL, info: ContentInfo) -> Bool? {
         let type = info.mimeType.map(mediaType(of:))
         if let type, mediaTypes.contains(type) { return true }

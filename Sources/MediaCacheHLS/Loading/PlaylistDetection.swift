@@ -114,7 +114,12 @@ public enum PlaylistDetection {
     /// a read of its first 7 bytes, not a task and the responders (BENCHMARKS.md, "A hit of a
     /// generic type").
     public static func isPlaylist(_ url: URL, info: ContentInfo, store: MediaStore, key: ResourceKey) -> Bool? {
-        if let answer = isPlaylist(url, info: info) { return answer }
+        isPlaylist(url, info: info) ?? startsAsPlaylist(key, in: store)
+    }
+
+    /// Whether the first line `store` holds for `key` is `#EXTM3U`; `nil` when it holds no
+    /// first line.
+    private static func startsAsPlaylist(_ key: ResourceKey, in store: MediaStore) -> Bool? {
         guard let first = try? store.read(ByteRange(0, Int64(signature.count)), from: key) else { return nil }
         return first == signature
     }
@@ -131,9 +136,10 @@ public enum PlaylistDetection {
     /// players read it; it also spares a miss of a generic type the wait for its first bytes
     /// before its head can leave.
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
+        if let answer = isPlaylist(url, info: info) { return answer }
         // Cached, the first line costs one read of the store, not a reader of its own: every
         // request for a file of a generic type asks.
-        if let answer = isPlaylist(url, info: info, store: loader.store, key: loader.store.key(for: url)) { return answer }
+        if let cached = startsAsPlaylist(loader.store.key(for: url), in: loader.store) { return cached }
         var head = Data()
         do {
             for try await chunk in loader.read(url, ByteRequest(offset: 0, length: Int64(signature.count)), purpose: purpose) {

@@ -12,7 +12,8 @@ import NIOHTTP1
 ///
 /// The body is read ahead: the connection reads on while fewer than `limit` bytes wait, so the
 /// origin's bytes keep moving while the fetch writes what it took to the store, and holds its
-/// reads once `limit` bytes wait, plus the buffer that crossed it, until the fetch takes them.
+/// reads once `limit` bytes wait, plus what the turn that crossed it read (at most four reads
+/// of ``OriginClient/largestRead``), until the fetch takes them.
 ///
 /// The buffers one turn of the loop read (NIO reads up to four per turn) are copied, at the
 /// end of that turn and on that loop, into one `Data` of exactly their size, and a waiting

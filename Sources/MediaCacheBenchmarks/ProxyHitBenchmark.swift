@@ -10,6 +10,11 @@ import MediaCacheTesting
 /// folios of 1 MiB and the second in folios of 4 KiB to 512 KiB, and `sendfile` sends larger folios
 /// faster (BENCHMARKS.md, "The page cache's folios"). Each row therefore also runs nginx on the
 /// cache's own data file, linked into its root: the same pages our server sends.
+///
+/// The latency row tracks how evenly a server shares itself among its connections: under the
+/// local client's Reno (the server's `LocalClientCongestionControl`) a connection takes its
+/// response in one burst, and at 64 connections a tenth of the responses wait most of a second
+/// (BENCHMARKS.md, "Latency under 64 connections").
 struct ProxyHitBenchmark {
     let nginx: Nginx
     let proxy: ServeProcess
@@ -19,6 +24,8 @@ struct ProxyHitBenchmark {
     /// The files, under nginx's root, with the names the table gives them.
     static let files = [("/clip.mp4", "8 MiB"), ("/large.mp4", "256 MiB")]
     static let connectionCounts = [1, 8, 64]
+    /// The file whose rows include the latency.
+    static let latencyFile = "/clip.mp4"
     /// Rounds per row, each a run of nginx then one of the proxy. On this 2-core machine runs
     /// of the same server vary by about ±10 %, as much as the difference measured; the median
     /// of five is steadier than that of three.
@@ -27,7 +34,7 @@ struct ProxyHitBenchmark {
     func run() throws {
         Measure.header("Cache hits over loopback (`wrk -d4s`, 2 threads, median of \(Self.rounds) by rate)", ours: "mediacache serve",
                        reference: "nginx (sendfile)",
-                       ratioMeaning: "proxy / nginx; transfer rate: higher is better, CPU: lower is better")
+                       ratioMeaning: "proxy / nginx; transfer rate: higher is better, CPU and latency: lower is better")
         for (path, name) in Self.files {
             let cached = proxy.root + "http/127.0.0.1:\(nginx.port)\(path)"
             _ = try Tool.run("curl", ["-sf", "-o", "/dev/null", cached])
@@ -48,6 +55,10 @@ struct ProxyHitBenchmark {
                 WrkRun.rows(label, ours: median, reference: WrkRun.median(reference))
                 WrkRun.rateRow("\(label): transfer rate, nginx on the cache's data file", ours: median,
                                reference: WrkRun.median(sameReference))
+                // A run of 4 s completes few responses of 256 MiB at many connections: no tail to read.
+                if path == Self.latencyFile {
+                    WrkRun.latencyRow("\(label): 99th-percentile latency (median of the runs)", ours: ours, reference: reference)
+                }
             }
         }
     }

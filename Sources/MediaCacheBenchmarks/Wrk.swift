@@ -6,13 +6,17 @@ struct WrkRun {
     var mebibytesPerSecond: Double
     /// The server's CPU time (user and system) per GiB delivered, in seconds.
     var cpuSecondsPerGiB: Double
+    /// The 99th percentile of the latencies (request sent to response read) of the responses
+    /// the run completed, in milliseconds. wrk leaves out those slower than its timeout, so the
+    /// run's timeout is a minute.
+    var p99Milliseconds: Double
 
     /// Runs `wrk` on `url` with `connections` connections for `seconds`, measuring the CPU
     /// time of the server process `pid` from `/proc/PID/stat` around it.
     static func run(_ url: String, connections: Int, seconds: Int, serverPID: pid_t) throws -> WrkRun {
         let before = try cpuSeconds(of: serverPID)
         let threads = min(2, connections)
-        let run = try Tool.run("wrk", ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", url])
+        let run = try Tool.run("wrk", ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "60s", url])
         let used = try cpuSeconds(of: serverPID) - before
         guard let read = run.output.firstMatch(of: /requests in ([\d.]+)s, ([\d.]+)([KMGT]?B) read/),
               let elapsed = Double(read.1), let amount = Double(read.2) else {
@@ -21,7 +25,12 @@ struct WrkRun {
         guard !run.output.contains("Non-2xx") else { throw BenchmarkError("wrk got error answers from \(url): \(run.output)") }
         let scale: [Substring: Double] = ["B": 1.0 / 1_048_576, "KB": 1.0 / 1024, "MB": 1, "GB": 1024, "TB": 1_048_576]
         let mebibytes = amount * (scale[read.3] ?? 1)
-        return WrkRun(mebibytesPerSecond: mebibytes / elapsed, cpuSecondsPerGiB: used / (mebibytes / 1024))
+        guard let p99 = run.output.firstMatch(of: /99%\s+([\d.]+)(us|ms|s|m)\b/), let value = Double(p99.1) else {
+            throw BenchmarkError("no latency distribution in wrk's output: \(run.output)")
+        }
+        let milliseconds: [Substring: Double] = ["us": 0.001, "ms": 1, "s": 1000, "m": 60000]
+        return WrkRun(mebibytesPerSecond: mebibytes / elapsed, cpuSecondsPerGiB: used / (mebibytes / 1024),
+                      p99Milliseconds: value * (milliseconds[p99.2] ?? 1))
     }
 
     /// The run of median rate among `runs`.
@@ -35,6 +44,16 @@ struct WrkRun {
         Measure.row("\(label): server CPU per GiB", ours: String(format: "%.2f s", ours.cpuSecondsPerGiB),
                     reference: String(format: "%.2f s", reference.cpuSecondsPerGiB),
                     ratio: ours.cpuSecondsPerGiB / reference.cpuSecondsPerGiB)
+    }
+
+    /// A table row of the 99th-percentile latency, the median of each side's runs.
+    static func latencyRow(_ label: String, ours: [WrkRun], reference: [WrkRun]) {
+        let (mine, theirs) = (middle(ours.map(\.p99Milliseconds)), middle(reference.map(\.p99Milliseconds)))
+        Measure.row(label, ours: String(format: "%.0f ms", mine), reference: String(format: "%.0f ms", theirs), ratio: mine / theirs)
+    }
+
+    private static func middle(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
     }
 
     /// A table row of the transfer rate alone, for `ours` against `reference`.

@@ -37,6 +37,11 @@ enum Measure {
         return samples.sorted()[runs / 2]
     }
 
+    /// The median of `values` (the upper one of an even count); `values` is not empty.
+    static func median(of values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
+    }
+
     /// The medians of `first` and `second`, run alternately; `before(0)` runs untimed before
     /// each run of `first`, `before(1)` before each run of `second`.
     static func interleaved(

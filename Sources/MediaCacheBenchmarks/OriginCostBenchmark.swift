@@ -75,7 +75,7 @@ struct OriginCostBenchmark {
         Measure.header("Origin bytes on an unthrottled origin (bytes written to its sockets; \(runs) runs, each on a fresh cache key)",
                        ours: "mediacache serve", reference: "nginx `slice 1m` + `proxy_cache`",
                        ratioMeaning: "ours / nginx, lower is better")
-        let (ours, reference) = (Self.median(firstPass[0]), Self.median(firstPass[1]))
+        let (ours, reference) = (Measure.median(of: firstPass[0]), Measure.median(of: firstPass[1]))
         Measure.row("seek session (64 MiB file), first pass: origin / unique bytes delivered, median (min–max)",
                     ours: Self.spread(firstPass[0]), reference: Self.spread(firstPass[1]), ratio: ours / reference)
         Measure.row("the same session again: origin bytes, each run",
@@ -101,7 +101,7 @@ struct OriginCostBenchmark {
         }
         Measure.row("sequential read with one reconnect (32 MiB): origin / file, median (min–max)",
                     ours: Self.spread(ratios[0]), reference: Self.spread(ratios[1]),
-                    ratio: Self.median(ratios[0]) / Self.median(ratios[1]))
+                    ratio: Measure.median(of: ratios[0]) / Measure.median(of: ratios[1]))
     }
 
     /// Sixteen players start the same cold file at once.
@@ -174,11 +174,7 @@ struct OriginCostBenchmark {
         return covered
     }
 
-    private static func median(_ values: [Double]) -> Double {
-        values.sorted()[values.count / 2]
-    }
-
     private static func spread(_ values: [Double]) -> String {
-        String(format: "%.2f (%.2f–%.2f)", median(values), values.min() ?? 0, values.max() ?? 0)
+        String(format: "%.2f (%.2f–%.2f)", Measure.median(of: values), values.min() ?? 0, values.max() ?? 0)
     }
 }

@@ -24,8 +24,8 @@ struct ProxyHitBenchmark {
     /// The files, under nginx's root, with the names the table gives them.
     static let files = [("/clip.mp4", "8 MiB"), ("/large.mp4", "256 MiB")]
     static let connectionCounts = [1, 8, 64]
-    /// The file whose rows include the latency.
-    static let latencyFile = "/clip.mp4"
+    /// The file whose rows include the latency: the 8 MiB one.
+    static let latencyFile = files[0].0
     /// Rounds per row, each a run of nginx then one of the proxy. On this 2-core machine runs
     /// of the same server vary by about ±10 %, as much as the difference measured; the median
     /// of five is steadier than that of three.

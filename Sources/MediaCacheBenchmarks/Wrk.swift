@@ -48,12 +48,9 @@ struct WrkRun {
 
     /// A table row of the 99th-percentile latency, the median of each side's runs.
     static func latencyRow(_ label: String, ours: [WrkRun], reference: [WrkRun]) {
-        let (mine, theirs) = (middle(ours.map(\.p99Milliseconds)), middle(reference.map(\.p99Milliseconds)))
+        let mine = Measure.median(of: ours.map(\.p99Milliseconds))
+        let theirs = Measure.median(of: reference.map(\.p99Milliseconds))
         Measure.row(label, ours: String(format: "%.0f ms", mine), reference: String(format: "%.0f ms", theirs), ratio: mine / theirs)
-    }
-
-    private static func middle(_ values: [Double]) -> Double {
-        values.sorted()[values.count / 2]
     }
 
     /// A table row of the transfer rate alone, for `ours` against `reference`.

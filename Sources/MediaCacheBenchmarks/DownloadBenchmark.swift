@@ -71,9 +71,9 @@ struct DownloadBenchmark {
         Measure.header("Downloading a 60-second HLS presentation (\(media.segments.count) segments, \(size / 1024) KiB) at 250 KB/s per connection, 20 ms to first byte, median of 3",
                        ours: "DownloadManager", reference: "reference", ratioMeaning: "reference time / ours, higher is better")
         Measure.row("against the same client fetching the segments one after another", ours: Self.text(ours),
-                    reference: Self.text(sequential), ratio: Self.seconds(sequential) / Self.seconds(ours))
+                    reference: Self.text(sequential), ratio: sequential.timeInterval / ours.timeInterval)
         Measure.row("against `ffmpeg -i URL -c copy`", ours: Self.text(ours), reference: Self.text(ffmpeg),
-                    ratio: Self.seconds(ffmpeg) / Self.seconds(ours))
+                    ratio: ffmpeg.timeInterval / ours.timeInterval)
         try await origin.stop()
     }
 
@@ -116,11 +116,7 @@ struct DownloadBenchmark {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     static func text(_ duration: Duration) -> String {
-        String(format: "%.2f s", seconds(duration))
+        String(format: "%.2f s", duration.timeInterval)
     }
 }

@@ -58,7 +58,7 @@ struct PreloadBenchmark {
         let run = try Tool.run("ffmpeg", ["-v", "error", "-i", input, "-frames:v", "1", "-f", "null", "-"])
         let elapsed = ContinuousClock.now - start
         guard run.status == 0 else { throw BenchmarkError("ffmpeg \(input): \(run.errorOutput)") }
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return elapsed.timeInterval
     }
 
     private func clear(_ proxy: ServeProcess) throws {

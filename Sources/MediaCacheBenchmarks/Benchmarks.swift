@@ -34,11 +34,11 @@ enum Measure {
             try body()
             samples.append(ContinuousClock.now - start)
         }
-        return samples.sorted()[runs / 2]
+        return median(of: samples)
     }
 
     /// The median of `values` (the upper one of an even count); `values` is not empty.
-    static func median(of values: [Double]) -> Double {
+    static func median<Value: Comparable>(of values: [Value]) -> Value {
         values.sorted()[values.count / 2]
     }
 
@@ -60,7 +60,7 @@ enum Measure {
             try await second()
             secondSamples.append(ContinuousClock.now - secondStart)
         }
-        return (firstSamples.sorted()[runs / 2], secondSamples.sorted()[runs / 2])
+        return (median(of: firstSamples), median(of: secondSamples))
     }
 
     /// The process's peak resident memory so far (`VmHWM`), in bytes.

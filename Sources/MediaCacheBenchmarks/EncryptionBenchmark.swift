@@ -33,7 +33,7 @@ struct EncryptionBenchmark {
             cold.reference.append(try ProxyBenchmark.downloadRate(url(plain, "?cold=\(index)")))
             cold.ours.append(try ProxyBenchmark.downloadRate(url(encrypted, "?cold=\(index)")))
         }
-        let (coldOurs, coldReference) = (cold.ours.sorted()[1], cold.reference.sorted()[1])
+        let (coldOurs, coldReference) = (Measure.median(of: cold.ours), Measure.median(of: cold.reference))
         Measure.row("cold fetch (curl): transfer rate", ours: String(format: "%.0f MiB/s", coldOurs),
                     reference: String(format: "%.0f MiB/s", coldReference), ratio: coldOurs / coldReference)
 

@@ -68,7 +68,7 @@ struct EvictionCheckBenchmark {
             try store.commit()
             samples.append(ContinuousClock.now - start)
         }
-        return samples.sorted()[samples.count / 2]
+        return Measure.median(of: samples)
     }
 
     private func open(_ path: String, eviction: EvictionPolicy) throws -> MediaStore {

@@ -151,7 +151,7 @@ struct OriginCostBenchmark {
         Measure.header("Cold throughput through the proxy (256 MiB, nginx on loopback as the origin, curl to a file, median of 3)",
                        ours: "mediacache serve, cold", reference: "curl from nginx directly",
                        ratioMeaning: "proxy / direct, higher is better")
-        let (ours, reference) = (proxied.sorted()[1], direct.sorted()[1])
+        let (ours, reference) = (Measure.median(of: proxied), Measure.median(of: direct))
         Measure.row("cold transfer rate", ours: String(format: "%.0f MiB/s", ours), reference: String(format: "%.0f MiB/s", reference),
                     ratio: ours / reference)
     }

@@ -36,9 +36,9 @@ struct PreloadBenchmark {
                 preloaded.append(try timeToFirstFrame(url))
                 local.append(try timeToFirstFrame(directory.appending(media.name)))
             }
-            let (ours, reference) = (preloaded.sorted()[Self.runs / 2], cold.sorted()[Self.runs / 2])
+            let (ours, reference) = (Measure.median(of: preloaded), Measure.median(of: cold))
             Measure.row("\(faststart ? "moov first" : "moov last") (ffmpeg on the local file: "
-                            + String(format: "%.0f ms)", local.sorted()[Self.runs / 2] * 1000),
+                            + String(format: "%.0f ms)", Measure.median(of: local) * 1000),
                         ours: String(format: "%.0f ms", ours * 1000), reference: String(format: "%.0f ms", reference * 1000),
                         ratio: ours / reference)
         }

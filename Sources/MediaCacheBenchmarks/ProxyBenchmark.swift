@@ -47,7 +47,7 @@ struct ProxyBenchmark {
                 proxied.append(try timeToFirstByte(proxyURL(proxy, nginx, query), reusingConnection: reusing))
                 nginxCached.append(try timeToFirstByte(cache.url(query).absoluteString, reusingConnection: reusing))
             }
-            let (ours, origin, other) = (proxied.sorted()[10], direct.sorted()[10], nginxCached.sorted()[10])
+            let (ours, origin, other) = (Measure.median(of: proxied), Measure.median(of: direct), Measure.median(of: nginxCached))
             func milliseconds(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
             let connection = reusing ? "kept-alive connection" : "new connection"
             Measure.row("\(connection): against the origin (nginx serving the file) directly", ours: milliseconds(ours),
@@ -71,7 +71,7 @@ struct ProxyBenchmark {
                 reference.append(try Self.downloadRate(cache.url("\(path)?cold=\(index)").absoluteString))
                 ours.append(try Self.downloadRate(proxyURL(proxy, nginx, "\(path)?cold=\(index)")))
             }
-            let (proxied, direct) = (ours.sorted()[rounds / 2], reference.sorted()[rounds / 2])
+            let (proxied, direct) = (Measure.median(of: ours), Measure.median(of: reference))
             Measure.row("\(name): transfer rate", ours: String(format: "%.0f MiB/s", proxied),
                         reference: String(format: "%.0f MiB/s", direct), ratio: proxied / direct)
         }

@@ -18,6 +18,9 @@ import NIOCore
 /// It sits next to the socket, below the HTTP handlers: they see one region, and only the
 /// socket sees its parts, so a part costs no walk through the HTTP pipeline (BENCHMARKS.md,
 /// "A local client's send buffer").
+///
+/// While any region is being written, the connection sends whole TCP segments only
+/// (``FullSegments``), and a head written before the region leaves in its first segment.
 final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
@@ -28,6 +31,8 @@ final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
     static let largestPart = 4 << 20
 
     private let queued: QueuedRegions
+    /// Whole segments while spans are written (``FullSegments``); touched on the event loop only.
+    private var segments = FullSegments()
 
     init(queued: QueuedRegions) {
         self.queued = queued
@@ -40,15 +45,18 @@ final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler {
         }
         let report = queued.takeReport(for: region.fileHandle)
         let parts = Self.parts(of: region)
+        let channel = context.channel
+        segments.spanStarts(on: channel)
         for part in parts {
             let written = context.eventLoop.makePromise(of: Void.self)
             let isLast = part.endIndex == region.endIndex
-            written.futureResult.whenComplete { [queued] result in
+            written.futureResult.assumeIsolated().whenComplete { [queued] result in
                 if case .success = result {
                     report?(ByteRange(offset: Int64(part.readerIndex), length: Int64(part.readableBytes)))
                 }
                 // Parts complete in order, and a closing channel fails those left in order too.
                 guard isLast else { return }
+                self.segments.spanEnded(on: channel)
                 try? region.fileHandle.close()
                 queued.leave()
                 promise?.completeWith(result)

@@ -9,15 +9,15 @@ import Glibc
 ///
 /// Linux's `sendfile` moves a span through a pipe in rounds of at most 16 page-cache folios
 /// (64 KiB where the span sits in 4 KiB pages), and hands TCP each round on its own. A round
-/// that finds the client's window open leaves at once, its last segment only partly filled: on
-/// loopback, whose segments hold 65,483 bytes, one 8 MiB hit read by curl left in 100 whole
-/// segments and 47 partial ones (34 of 47,616 bytes, 4 of 17,920, and the response head
-/// alone), against 125 whole ones and 5 others with the cork. Each segment costs both ends a
-/// wake-up and the kernel its processing, and the client a read. Both builds sending the same
-/// data file to wrk (8 alternating rounds): at 64 connections the machine's TCP segments per
-/// GiB fell from 34,900 to 31,500, softirq time from 28.6 % of the machine to 26.1 %, and the
-/// rate rose 5 %; at 8 connections it rose 9 % (BENCHMARKS.md, "Whole segments for cached
-/// spans").
+/// that finds the client's window open leaves at once, its last segment only partly filled.
+/// On loopback, whose segments hold 65,483 bytes, one 8 MiB hit read by curl left in 100 whole
+/// segments and 58 partial ones (34 of 47,616 bytes and 4 of 17,920 among them, and the
+/// response head alone); with the cork, in 125 whole ones and 5 others. Each segment costs
+/// both ends a wake-up and the kernel its processing, and the client a read. Both builds
+/// sending the same data file to wrk (8 alternating rounds): at 64 connections the machine's
+/// TCP segments per GiB fell from 34,900 to 31,500, softirq time from 28.6 % of the machine
+/// to 26.1 %, and the rate rose 5 %; at 8 connections it rose 9 % (BENCHMARKS.md, "Whole
+/// segments for cached spans").
 ///
 /// The head of a response the cache answers at once is written, unflushed, before its span,
 /// so it leaves in the span's first segment. Nothing but spans of the data file is held: a

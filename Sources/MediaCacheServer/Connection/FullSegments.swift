@@ -20,9 +20,9 @@ import Glibc
 /// segments for cached spans").
 ///
 /// The head of a response the cache answers at once is written, unflushed, before its span,
-/// so it leaves in the span's first segment. Nothing but spans of the data file is held: a
-/// miss's bytes leave as they come. A refusal leaves the socket as it was: the cork saves
-/// CPU, it is never a condition. Other platforms keep their own segmenting.
+/// so it leaves in the span's first segment. Nothing is held while no span is being written:
+/// a miss's bytes from the network leave as they come. A refusal leaves the socket as it was:
+/// the cork saves CPU, it is never a condition. Other platforms keep their own segmenting.
 struct FullSegments {
     /// Spans queued on the connection and not yet written or failed.
     private var spansInFlight = 0

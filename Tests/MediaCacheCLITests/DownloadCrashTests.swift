@@ -26,6 +26,24 @@ import Testing
 
         let seed = UInt64(Date().timeIntervalSince1970)
         var random = SplitMix64(seed: seed)
+        let selected = files.keys.filter { ($0.hasPrefix("v0/") || $0.hasPrefix("v1/")) && $0.hasSuffix(".ts") }
+        // What the cache held when each run started (nothing at first), and the requests made
+        // before it.
+        var stored: [String: ByteRangeSet] = [:]
+        var requestsBefore = Dictionary(uniqueKeysWithValues: selected.map { ($0, origin.requests(for: "/hls/" + $0).count) })
+        /// Checks that the run just ended asked the origin for no byte the cache held when it started.
+        func checkRun() throws {
+            for path in selected {
+                for request in origin.requests(for: "/hls/" + path).dropFirst(requestsBefore[path] ?? 0)
+                where request.method == "GET" {
+                    let asked = Self.range(of: request, length: Int64(files[path]!.count))
+                    #expect(stored[path]?.coveredLength(in: asked) ?? 0 == 0,
+                            "seed \(seed): \(path): \(request.range ?? "whole") asked again for bytes stored: \(stored[path] ?? ByteRangeSet())")
+                }
+            }
+            stored = try Self.storedBytes(of: selected, in: cache, origin: origin)
+            requestsBefore = Dictionary(uniqueKeysWithValues: selected.map { ($0, origin.requests(for: "/hls/" + $0).count) })
+        }
         var kills = 0
         var finished = false
         while !finished, kills < 5 {
@@ -38,23 +56,26 @@ import Testing
                 #expect(run.status == 137, "seed \(seed): killed, or \(run.errorOutput)")
                 kills += 1
             }
+            try checkRun()
         }
         if !finished {
             let last = try await CommandRun.run(path: mediacache, ["download", master, "--audio", "en", "--cache-dir", cache])
             #expect(last.status == 0, "seed \(seed): \(last.output)\(last.errorOutput)")
+            try checkRun()
         }
         #expect(kills > 0, "seed \(seed): the download was killed at least once")
         let listed = try await CommandRun.run(path: mediacache, ["downloads", "--json", "--cache-dir", cache])
         let report = try #require(try APIJSON.decoder().decode([DownloadReport].self, from: Data(listed.output.utf8)).first)
         #expect(report.state == "completed" && report.segmentsDone == report.segmentCount, "seed \(seed): \(report)")
 
-        let selected = files.keys.filter { ($0.hasPrefix("v0/") || $0.hasPrefix("v1/")) && $0.hasSuffix(".ts") }
         let size = selected.map { Int64(files[$0]!.count) }.reduce(0, +)
         let fetched = selected.map { origin.bytesSent(for: "/hls/" + $0) - (sentBefore[$0] ?? 0) }.reduce(0, +)
-        // Stored bytes are never fetched again, and a kill loses nothing the process received:
-        // the store's journal recovers what was written but not yet committed. What is left is
-        // what the origin had sent into the socket buffers when the process died.
-        #expect(Double(fetched) <= 1.02 * Double(size), "seed \(seed): \(fetched) bytes fetched for \(size), \(kills) kills")
+        // No run asked for a stored byte again (`checkRun`), and a kill loses nothing the
+        // process received: the store's journal recovers what was written but not yet committed.
+        // What is left is what the origin had sent into the running transfers' sockets when the
+        // process died, a few 2,000-byte pieces per kill: 1.001–1.027 of the asset over five
+        // kills in the runs so far, more on a machine busy enough to leave pieces unread.
+        #expect(Double(fetched) <= 1.10 * Double(size), "seed \(seed): \(fetched) bytes fetched for \(size), \(kills) kills")
         print("download killed \(kills) times: \(fetched) origin bytes for \(size) (\(String(format: "%.3f", Double(fetched) / Double(size))))")
 
         try await origin.stop()
@@ -63,5 +84,26 @@ import Testing
         let offline = try await CommandRun.run(path: ffmpeg, ["-v", "error", "-i", server.root + "http/127.0.0.1:\(origin.port)/hls/master.m3u8"] + output)
         #expect(offline.status == 0 && offline.output == direct.output, "seed \(seed): \(offline.errorOutput)")
         #expect(server.stop().status == 0)
+    }
+
+    /// The bytes the cache in `directory` holds of each of `paths` (under `/hls/` at `origin`);
+    /// opening the store recovers what a killed process wrote, as the next run's open would.
+    private static func storedBytes(of paths: [String], in directory: String,
+                                    origin: TestOrigin) throws -> [String: ByteRangeSet] {
+        let store = try MediaStore.open(at: directory)
+        defer { try? store.close() }
+        return try Dictionary(uniqueKeysWithValues: paths.map { path in
+            (path, try store.record(for: store.key(for: origin.url("/hls/" + path)))?.available ?? ByteRangeSet())
+        })
+    }
+
+    /// The bytes `request` asked for, of a resource of `length` bytes: `bytes=a-b` or `bytes=a-`,
+    /// or all of it.
+    private static func range(of request: TestOrigin.Request, length: Int64) -> ByteRange {
+        guard let header = request.range, header.hasPrefix("bytes=") else { return ByteRange(offset: 0, length: length) }
+        let bounds = header.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+        let start = Int64(bounds.first ?? "") ?? 0
+        let end = bounds.count > 1 ? Int64(bounds[1]).map { min($0 + 1, length) } ?? length : length
+        return ByteRange(offset: start, length: max(end - start, 0))
     }
 }

@@ -82,3 +82,12 @@ extension TestOrigin {
         state.withLock { $0.bytesSent[path, default: 0] += Int64(count) }
     }
 }
+
+extension TestOrigin.Request {
+    /// The bytes of a `length`-byte resource this request asks the origin for, read as the
+    /// origin reads its `Range` header: all of them without one, `nil` for an unsatisfiable one.
+    public func requestedBytes(of length: Int64) -> Range<Int64>? {
+        guard let range else { return 0..<length }
+        return TestOrigin.parse(range, length: length)
+    }
+}

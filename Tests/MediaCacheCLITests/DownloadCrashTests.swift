@@ -29,20 +29,24 @@ import Testing
         let selected = files.keys.filter { ($0.hasPrefix("v0/") || $0.hasPrefix("v1/")) && $0.hasSuffix(".ts") }
         // What the cache held when each run started (nothing at first), and the requests made
         // before it.
+        func requestCounts() -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: selected.map { ($0, origin.requests(for: "/hls/" + $0).count) })
+        }
         var stored: [String: ByteRangeSet] = [:]
-        var requestsBefore = Dictionary(uniqueKeysWithValues: selected.map { ($0, origin.requests(for: "/hls/" + $0).count) })
+        var requestsBefore = requestCounts()
         /// Checks that the run just ended asked the origin for no byte the cache held when it started.
         func checkRun() throws {
             for path in selected {
                 for request in origin.requests(for: "/hls/" + path).dropFirst(requestsBefore[path] ?? 0)
                 where request.method == "GET" {
-                    let asked = Self.range(of: request, length: Int64(files[path]!.count))
-                    #expect(stored[path]?.coveredLength(in: asked) ?? 0 == 0,
+                    guard let asked = request.requestedBytes(of: Int64(files[path]!.count)) else { continue }
+                    let range = ByteRange(asked.lowerBound, asked.upperBound)
+                    #expect(stored[path]?.coveredLength(in: range) ?? 0 == 0,
                             "seed \(seed): \(path): \(request.range ?? "whole") asked again for bytes stored: \(stored[path] ?? ByteRangeSet())")
                 }
             }
             stored = try Self.storedBytes(of: selected, in: cache, origin: origin)
-            requestsBefore = Dictionary(uniqueKeysWithValues: selected.map { ($0, origin.requests(for: "/hls/" + $0).count) })
+            requestsBefore = requestCounts()
         }
         var kills = 0
         var finished = false
@@ -95,15 +99,5 @@ import Testing
         return try Dictionary(uniqueKeysWithValues: paths.map { path in
             (path, try store.record(for: store.key(for: origin.url("/hls/" + path)))?.available ?? ByteRangeSet())
         })
-    }
-
-    /// The bytes `request` asked for, of a resource of `length` bytes: `bytes=a-b` or `bytes=a-`,
-    /// or all of it.
-    private static func range(of request: TestOrigin.Request, length: Int64) -> ByteRange {
-        guard let header = request.range, header.hasPrefix("bytes=") else { return ByteRange(offset: 0, length: length) }
-        let bounds = header.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
-        let start = Int64(bounds.first ?? "") ?? 0
-        let end = bounds.count > 1 ? Int64(bounds[1]).map { min($0 + 1, length) } ?? length : length
-        return ByteRange(offset: start, length: max(end - start, 0))
     }
 }

@@ -8,9 +8,10 @@ import NIOCore
 ///   is read, answered from the store and queued to the socket on one thread, as nginx does in
 ///   one worker. The connections' loops are their own (`ProxyServer.connectionLoops`), so that
 ///   this work never waits behind the origin connections on NIO's shared loops.
-/// - the start of a fetch, on the loop of its origin's connections
-///   (``HTTPOrigin/requestExecutor(for:)``): its request leaves, and its answer's head is
-///   recorded and handed to the waiting readers, where the connection reads it.
+/// - the start of a fetch, on the loop its origin's request is made on
+///   (``HTTPOrigin/requestExecutor(for:)``; in `mediacache serve`, the loop of the client
+///   connection that asked): its request leaves, and its answer's head is recorded and handed
+///   to the waiting readers, where the connection reads it.
 ///
 /// ```swift
 /// await withTaskExecutorPreference(EventLoopTaskExecutor(channel.eventLoop)) {

@@ -3,6 +3,7 @@ import MediaCache
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOPosix
 import Tracing
 
 /// The real origin: HTTP/1.1 and HTTPS through ``OriginClient``, redirects followed.
@@ -48,15 +49,25 @@ public final class HTTPOrigin: MediaOrigin {
 
     /// Creates an origin with its own connections; call ``shutdown()`` when done.
     public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+    }
+
+    /// Creates an origin whose connections run on `eventLoopGroup`. A request asked from one of
+    /// its loops is made there (``OriginClient/loop(for:)``): `mediacache serve` passes the
+    /// loops of its client connections, so that a miss's request leaves from, and its answer is
+    /// read on, the thread of the connection that asked.
+    package convenience init(configuration: Configuration = Configuration(), eventLoopGroup: any EventLoopGroup) {
         let tracer = InstrumentationSystem.tracer
-        self.init(configuration: configuration, tracer: tracer is NoOpTracer ? nil : tracer)
+        self.init(configuration: configuration, tracer: tracer is NoOpTracer ? nil : tracer, eventLoopGroup: eventLoopGroup)
     }
 
     /// Creates an origin whose requests are spans of `tracer`, none when it is `nil`.
-    init(configuration: Configuration, tracer: (any Tracer)?) {
+    init(configuration: Configuration, tracer: (any Tracer)?,
+         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         client = OriginClient(configuration: .init(connectTimeout: .init(configuration.connectTimeout),
                                                    readTimeout: .init(configuration.readTimeout),
-                                                   trustedCertificateFiles: configuration.trustedCertificateFiles))
+                                                   trustedCertificateFiles: configuration.trustedCertificateFiles),
+                              group: eventLoopGroup)
         headers = HTTPHeaders(configuration.headers)
         maximumRedirects = configuration.maximumRedirects
         self.tracer = tracer
@@ -109,9 +120,10 @@ public final class HTTPOrigin: MediaOrigin {
 }
 
 extension HTTPOrigin {
-    /// The event loop of `url`'s host, where its transfers run: a fetch's request is made
-    /// there and its head read and recorded there, without a hand-over between threads
-    /// (BENCHMARKS.md, "A miss's request made where its answer is read").
+    /// The event loop `url`'s transfers run on when asked from here (``OriginClient/loop(for:)``):
+    /// a fetch's request is made there and its head read and recorded there, without a
+    /// hand-over between threads (BENCHMARKS.md, "A miss's request made where its answer is
+    /// read").
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *)
     public func requestExecutor(for url: URL) -> (any TaskExecutor)? {
         EventLoopTaskExecutor(client.loop(for: url))

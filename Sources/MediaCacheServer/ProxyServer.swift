@@ -132,8 +132,10 @@ public struct ProxyServer: Sendable {
 
     /// The event loops of the proxies' client connections, on which each request's task runs
     /// (``ProxyChannel``): a group of their own, so that a response's work never waits
-    /// behind the origin connections on NIO's shared loops, nor theirs behind it.
-    static let connectionLoops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+    /// behind other work on NIO's shared loops (the test suites' origins run there), nor theirs
+    /// behind it. `mediacache serve` runs its origin's connections on them too
+    /// (`HTTPOrigin(eventLoopGroup:)`): a miss's request is then made on its connection's loop.
+    package static let connectionLoops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
 }
 
 /// Why the proxy refuses to start.

@@ -153,6 +153,28 @@ import Testing
         try await origin.stop()
     }
 
+    @Test func aRequestAskedFromOneOfTheClientsLoopsIsMadeThere() async throws {
+        let origin = try await ScriptedOrigin.start { request in .answer(ScriptedOrigin.response(body: "\(request.connection)")) }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let loops = Array(group.makeIterator())
+        let client = OriginClient(configuration: .init(), group: group)
+        let url = origin.url("/a")
+        // Each loop keeps its own connection: the second loop's request does not take the first's.
+        var answers: [String] = []
+        for loop in [loops[0], loops[1], loops[0]] {
+            answers.append(try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
+                #expect(client.loop(for: url) === loop)
+                return try await get(url, on: client).1
+            })
+        }
+        #expect(answers == ["0", "1", "0"])
+        // Asked from elsewhere, a host's requests keep to the one loop it maps to.
+        #expect(client.loop(for: url) === client.loop(for: origin.url("/b")))
+        try await client.shutdown()
+        try await origin.stop()
+        try await group.shutdownGracefully()
+    }
+
     @Test func aClientShutDownRefusesRequests() async throws {
         let client = client()
         try await client.shutdown()

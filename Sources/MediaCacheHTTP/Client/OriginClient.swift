@@ -14,9 +14,12 @@ import NIOSSL
 /// machines and delegate layers took 276 µs of CPU per miss before the request left
 /// (BENCHMARKS.md, "An origin client of our own").
 ///
-/// Every endpoint's connections live on one event loop, the one its host maps to
-/// (``loop(for:)``): a request is made there, its connection taken from or returned to that
-/// loop's ``OriginPool`` without a lock, and its answer read there. A request on a kept
+/// A request is made on one of the client's event loops (``loop(for:)``): the one it is asked
+/// from, when that is one of them, else the one its host maps to. Its connection is taken from
+/// or returned to that loop's ``OriginPool`` without a lock, and its answer is read there. So a
+/// server whose connections run on the client's loops (`mediacache serve`) makes a miss's
+/// request, and reads its answer, on the thread of the connection that asked, with no hand-over
+/// between threads either way (BENCHMARKS.md, "A miss asked on its connection's loop"). A request on a kept
 /// connection that closes before any answer came (the origin closed it while idle) is sent
 /// again once, on a new connection.
 ///
@@ -66,11 +69,10 @@ final class OriginClient: Sendable {
         }
     }
 
-    /// The event loop of `url`'s host: its connections, and the reading of their answers, run
-    /// there. The host (``OriginEndpoint/host``) is hashed byte by byte (FNV-1a): decoding it
-    /// and hashing it as a `String` took a miss about 6 µs.
+    /// The event loop a request for `url` asked from here is made on, and its answer read on:
+    /// the caller's, when it runs on one of the client's loops, else the one `url`'s host maps to.
     func loop(for url: URL) -> any EventLoop {
-        loops[index(forHost: OriginEndpoint(url)?.host ?? "")]
+        loops[index(for: OriginEndpoint(url)?.host ?? "")]
     }
 
     /// Sends `request` on a kept connection to its endpoint, or a new one (always a new one when
@@ -83,7 +85,7 @@ final class OriginClient: Sendable {
             return exchange.ended(.failure(OriginClientError.unsupportedURL(request.url)))
         }
         guard !isShutDown.withLock({ $0 }) else { return exchange.ended(.failure(OriginClientError.shutDown)) }
-        let index = index(forHost: endpoint.host)
+        let index = index(for: endpoint.host)
         let loop = loops[index]
         var headers = request.headers
         headers.replaceOrAdd(name: "Host", value: endpoint.hostHeader)
@@ -121,6 +123,13 @@ final class OriginClient: Sendable {
         }
     }
 
+    /// The index of the loop a request to `host` is made on (``loop(for:)``).
+    private func index(for host: String) -> Int {
+        loops.firstIndex { $0.inEventLoop } ?? index(forHost: host)
+    }
+
+    /// The index of the loop `host` maps to. The host (``OriginEndpoint/host``) is hashed byte by
+    /// byte (FNV-1a): decoding it and hashing it as a `String` took a miss about 6 µs.
     private func index(forHost host: String) -> Int {
         let hash = host.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         return Int(hash % UInt64(loops.count))

@@ -39,8 +39,9 @@ struct ProxyHitBenchmark {
     }
 
     func run() throws {
-        Measure.header("Cache hits over loopback (`wrk -d12s`, 2 threads; one connection: `-d4s`, 1 thread; median of \(Self.rounds) by rate)", ours: "mediacache serve",
-                       reference: "nginx (sendfile)",
+        Measure.header("Cache hits over loopback (`wrk -d12s`, 2 threads; one connection: `-d4s`, 1 thread; "
+                           + "median of \(Self.rounds) by rate)",
+                       ours: "mediacache serve", reference: "nginx (sendfile)",
                        ratioMeaning: "proxy / nginx; transfer rate: higher is better, CPU and latency: lower is better")
         for (path, name) in Self.files {
             let cached = proxy.root + "http/127.0.0.1:\(nginx.port)\(path)"

@@ -153,6 +153,7 @@ import Testing
         try await origin.stop()
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *)
     @Test func aRequestAskedFromOneOfTheClientsLoopsIsMadeThere() async throws {
         let origin = try await ScriptedOrigin.start { request in .answer(ScriptedOrigin.response(body: "\(request.connection)")) }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)

@@ -52,8 +52,12 @@ import Testing
         var finished = false
         while !finished, kills < 5 {
             let after = String(format: "%.2f", Double.random(in: 0.3...1.2, using: &random))
-            let run = try await CommandRun.run(path: "/usr/bin/timeout", ["-s", "KILL", after, mediacache, "download", master,
-                                                                          "--audio", "en", "--cache-dir", cache])
+            // `--foreground`: timeout kills only the download and waits for it to be gone. Without
+            // it, timeout sends the KILL to its whole process group, itself included, and can be
+            // reported dead while the download's threads still exit and hold the cache
+            // directory's lock, so that the next run found the directory in use.
+            let run = try await CommandRun.run(path: "/usr/bin/timeout", ["--foreground", "-s", "KILL", after, mediacache,
+                                                                          "download", master, "--audio", "en", "--cache-dir", cache])
             if run.status == 0 {
                 finished = true
             } else {

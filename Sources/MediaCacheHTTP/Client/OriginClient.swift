@@ -19,9 +19,10 @@ import NIOSSL
 /// or returned to that loop's ``OriginPool`` without a lock, and its answer is read there. So a
 /// server whose connections run on the client's loops (`mediacache serve`) makes a miss's
 /// request, and reads its answer, on the thread of the connection that asked, with no hand-over
-/// between threads either way (BENCHMARKS.md, "A miss asked on its connection's loop"). A request on a kept
-/// connection that closes before any answer came (the origin closed it while idle) is sent
-/// again once, on a new connection.
+/// between threads either way (BENCHMARKS.md, "A miss asked on its connection's loop").
+///
+/// A request on a kept connection that closes before any answer came (the origin closed it
+/// while idle) is sent again once, on a new connection.
 ///
 /// ```swift
 /// let client = OriginClient(configuration: .init())
@@ -123,9 +124,10 @@ final class OriginClient: Sendable {
         }
     }
 
-    /// The index of the loop a request to `host` is made on (``loop(for:)``).
-    private func index(for host: String) -> Int {
-        loops.firstIndex { $0.inEventLoop } ?? index(forHost: host)
+    /// The index of the loop a request to `host` is made on (``loop(for:)``); `host` is read
+    /// only when the caller runs on none of the client's loops.
+    private func index(for host: @autoclosure () -> String) -> Int {
+        loops.firstIndex { $0.inEventLoop } ?? index(forHost: host())
     }
 
     /// The index of the loop `host` maps to. The host (``OriginEndpoint/host``) is hashed byte by

@@ -103,6 +103,33 @@ import Testing
         #expect(first.stop().status == 0)
     }
 
+    /// A server closes a connection first when its client asks it to, so its side of that
+    /// connection waits out TCP's `TIME_WAIT` on the port for a minute. A server restarted on
+    /// the port meanwhile starts: only a server that listens makes the port in use.
+    @Test func aServerRestartsAtOnceOnThePortOfConnectionsItClosed() throws {
+        defer { directory.remove() }
+        let first = try ServeProcess.start(executable, cacheDirectory: directory.appending("a"))
+        defer { first.terminate() }
+        let port = try #require(first.root.firstMatch(of: /:(\d+)\//).map { String($0.1) })
+        let client = LoopbackSocket()
+        defer { client.close() }
+        client.setReceiveTimeout(seconds: 10)
+        try #require(client.connect(port: Int(port)!))
+        let request = Array("GET /no/such/path HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+        #expect(send(client.descriptor, request, request.count, 0) == request.count)
+        // The server closes first: its end of the input comes before the client closes.
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var received = 0
+        while case let count = recv(client.descriptor, &buffer, buffer.count, 0), count > 0 { received += count }
+        #expect(received > 0)
+        #expect(first.stop().status == 0)
+
+        let second = try ServeProcess.start(executable, cacheDirectory: directory.appending("b"), ["--port", port])
+        defer { second.terminate() }
+        #expect(second.root.contains(":\(port)/"))
+        #expect(second.stop().status == 0)
+    }
+
     @Test func localhostIsLoopbackAndNeedsNoToken() throws {
         defer { directory.remove() }
         let server = try ServeProcess.start(executable, cacheDirectory: directory.path, ["--host", "localhost"])

@@ -83,7 +83,11 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
         let placements = placements
         let sharesPort = placements.count > 1
         if sharesPort, port != 0 {
-            try await ServerBootstrap(group: placements[0].accepting).bind(host: host, port: port).get().close()
+            // `SO_REUSEADDR`, as the listeners have: without it, the connections a server
+            // closed first, waiting out `TIME_WAIT`, would keep its port from a restart.
+            try await ServerBootstrap(group: placements[0].accepting)
+                .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: host, port: port).get().close()
         }
         var listeners: [Listener] = []
         do {

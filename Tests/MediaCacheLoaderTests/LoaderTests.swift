@@ -79,6 +79,81 @@ import Testing
         }
     }
 
+    /// A miss's announced record gives its length before the store holds it: a fetch that
+    /// paces its next request meanwhile asks for nothing past the end. Here a short read joins
+    /// while the body is held; in a server, the playlist check's read of a miss's first bytes
+    /// moved while the fetch created the resource, and three small misses in a hundred cost an
+    /// origin request answered `416`.
+    @Test func aFetchPacedBeforeTheStoreCreatesTheResourceAsksNothingPastItsEnd() async throws {
+        try await LoaderHarness.run { harness in
+            let content = harness.serve("/small.bin", length: 1_000, misbehavior: .init(holdsBodies: true))
+            let url = harness.origin.url("/small.bin")
+            var whole = harness.loader.read(url, ByteRequest(offset: 0, takesAll: true)).makeAsyncIterator()
+            _ = try await whole.record()
+            let short = Task {
+                var bytes = Data()
+                for try await chunk in harness.loader.read(url, ByteRequest(offset: 500, length: 7)) { bytes.append(chunk.bytes) }
+                return bytes
+            }
+            // A fetch that paces past the end asks as soon as the short read joins it.
+            for _ in 0..<100 where harness.origin.requests(for: "/small.bin").count < 2 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(try harness.store.record(for: harness.store.key(for: url)) == nil, "the resource is still only announced")
+
+            harness.origin.releaseBodies(of: "/small.bin")
+            var bytes = Data()
+            while let chunk = try await whole.next() { bytes.append(chunk.bytes) }
+            #expect(Bytes(bytes) == Bytes(content.bytes(in: 0..<1_000)))
+            #expect(Bytes(try await short.value) == Bytes(content.bytes(in: 500..<507)))
+            _ = try await harness.origin.settledBytesSent(for: "/small.bin")
+            let ranges = harness.origin.requests(for: "/small.bin").map { $0.range ?? "-" }
+            #expect(ranges.count == 1, "\(ranges)")
+        }
+    }
+
+    /// A fetch whose request reached the end of the resource while its next request is still on
+    /// its way waits for that request quietly. It used to watch its readers again and again,
+    /// each watch over at once, on the event loop that had to read that very request's answer:
+    /// the loop served nothing else until a drain timeout cancelled the fetch, a second's stall
+    /// for every connection on it.
+    @Test(.timeLimit(.minutes(1))) func aFetchThatReachedTheEndWaitsQuietlyForItsLastRequest() async throws {
+        try await LoaderHarness.run(configureLoader: { $0.drainTimeout = .seconds(3600) }) { harness in
+            // Without a length, the fetch asks past the end before it knows where the end is.
+            // Each answer comes two seconds after its request and the body takes one second, so
+            // that the answer past the end comes well after the first body ended.
+            let content = harness.serve("/open.bin", length: 1_000,
+                                        misbehavior: .init(chunked: true, bytesPerSecond: 1_000, firstByteDelay: .seconds(2)))
+            let url = harness.origin.url("/open.bin")
+            let hasFirstBytes = Locked(false)
+            let whole = Task {
+                var read = harness.loader.read(url, ByteRequest(offset: 0, takesAll: true)).makeAsyncIterator()
+                var bytes = Data()
+                while bytes.count < 1_000, let chunk = try await read.next() {
+                    bytes.append(chunk.bytes)
+                    hasFirstBytes.withLock { $0 = true }
+                }
+                // The first request has ended; the reader leaves before the second one's answer.
+                try await Task.sleep(for: .milliseconds(300))
+                read.cancel()
+                return bytes
+            }
+            // While the first body arrives, a short read further on joins the fetch, which then
+            // asks for more.
+            for _ in 0..<1_000 where !hasFirstBytes.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            let short = try await harness.read("/open.bin", ByteRequest(offset: 990, length: 7))
+            #expect(Bytes(short.bytes) == Bytes(content.bytes(in: 990..<997)))
+            #expect(Bytes(try await whole.value) == Bytes(content.bytes(in: 0..<1_000)))
+            let ranges = harness.origin.requests(for: "/open.bin").map { $0.range ?? "-" }
+            #expect(ranges.count == 2, "a second request past the end is the case under test: \(ranges)")
+
+            // The fetch waits for its last answer: the loop that reads it serves others meanwhile.
+            let other = harness.serve("/other.bin", length: 1_000)
+            let next = try await harness.read("/other.bin", ByteRequest(offset: 0))
+            #expect(Bytes(next.bytes) == Bytes(other.bytes(in: 0..<1_000)))
+        }
+    }
+
     /// A read handed a record before its first byte (a server answered a head from it) never
     /// gets bytes of another version: here the origin drops the body after the head and has
     /// changed the content by the time the read asks again.

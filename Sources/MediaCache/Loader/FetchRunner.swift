@@ -82,7 +82,10 @@ struct FetchRunner: Sendable {
                     requested = end
                 }
                 if inFlight == 0, decision == .done { break }
-                if !isWatching {
+                // A stopping fetch only waits for its requests to end. Readers moving cannot
+                // change that, and its `demand` is no longer refreshed: a watch would return at
+                // once, over and over, on the thread that reads those very requests.
+                if !isWatching, !isStopping {
                     group.addTask { [demand] in
                         await loader.waitForDemand(id, after: demand)
                         return .demandMoved

@@ -32,6 +32,7 @@ extension MediaStore {
         let resource = try indexOperation("create resource") {
             try index.insertResource(key: key, url: url.absoluteString, info: info, now: now)
         }
+        checkpointIndexSoonIfLarge()
         return try catalog.withLock { catalog throws(MediaStoreError) -> ResourceSlot in
             guard !catalog.isClosed else { throw .closed }
             catalog.indexed.insert(key)

@@ -16,19 +16,32 @@ extension MediaStore {
     /// ``StoreConfiguration/commitInterval``, so nothing waits longer than that.
     func commitOnTimer() {
         guard schedule.withLock({ $0.firstUnrecordedChange != nil }) else {
-            checkpointIndexIfLarge()
+            checkpointIndexSoonIfLarge()
             return
         }
         _ = commitLoggingFailure()
     }
 
-    /// Checkpoints the index once its write-ahead log grew large (``StoreIndex/checkpointIfLarge()``).
-    /// Runs where commits run, so that no request waits for the flushes a checkpoint makes.
-    func checkpointIndexIfLarge() {
-        do {
-            try index.checkpointIfLarge()
-        } catch {
-            configuration.logger.warning("could not checkpoint the index", metadata: ["error": "\(error)"])
+    /// Once the index's write-ahead log grew large, checkpoints it on ``checkpointQueue``
+    /// (``StoreIndex/checkpointIfLarge()``): no request waits for the flushes a checkpoint
+    /// makes, and the writes that grew the log go on meanwhile. Called after each commit and
+    /// each resource created, the writes that grow the log most.
+    func checkpointIndexSoonIfLarge() {
+        guard index.logNeedsCheckpoint else { return }
+        let isQueued = schedule.withLock { schedule in
+            defer { schedule.isCheckpointQueued = true }
+            return schedule.isCheckpointQueued
+        }
+        guard !isQueued else { return }
+        checkpointQueue.async { [weak self] in
+            guard let self else { return }
+            defer { schedule.withLock { $0.isCheckpointQueued = false } }
+            guard !catalog.withLock(\.isClosed) else { return }
+            do {
+                try index.checkpointIfLarge()
+            } catch {
+                configuration.logger.warning("could not checkpoint the index", metadata: ["error": "\(error)"])
+            }
         }
     }
 
@@ -158,7 +171,7 @@ extension MediaStore {
             throw firstFailure
         }
         journal?.commitSucceeded()
-        checkpointIndexIfLarge()
+        checkpointIndexSoonIfLarge()
     }
 
     /// Keeps what stayed pending due for the next timed commit.

@@ -36,6 +36,8 @@ public final class MediaStore: Sendable {
         var firstUnrecordedChange: Date?
         /// Whether a commit of full batches is queued or running.
         var isBatchCommitQueued = false
+        /// Whether a checkpoint of the index is queued or running.
+        var isCheckpointQueued = false
     }
 
     /// The cache directory: the one given to ``open(at:configuration:)``, or for an encrypted
@@ -57,6 +59,9 @@ public final class MediaStore: Sendable {
     /// files to be flushed, tens of milliseconds at a time. On Swift's cooperative pool (one
     /// thread per core) that wait would stall every fetch and reader meanwhile.
     let commitQueue = DispatchQueue(label: "mediacache.store.commit")
+    /// Where the index's checkpoints run (``checkpointIndexSoonIfLarge()``): beside commits,
+    /// which under many new resources take seconds, so that the log is copied as it grows.
+    let checkpointQueue = DispatchQueue(label: "mediacache.store.checkpoint")
     private let lock: DirectoryLock
     private let flusher = Locked<Task<Void, Never>?>(nil)
 
@@ -222,6 +227,8 @@ public final class MediaStore: Sendable {
         }
         for slot in slots { slot.io.withExclusiveLock { slot.retire() } }
         journal?.close()
+        // A checkpoint under way ends before the index closes; a queued one finds it closed.
+        checkpointQueue.sync {}
         try? index.close()
         lock.release()
     }

@@ -85,8 +85,8 @@ extension ResourceLoader {
     private func pacedRequest(for id: FetchID, requested: Int64, inFlight: Int) -> (RequestPacing.Decision, demand: Int) {
         demandThresholds[id] = nil
         guard let fetch = plan.fetches[id], !plan.isSequential else { return (.done, demandEpoch) }
-        // A miss's record is announced before the store holds it; its length is already known.
-        let record = (try? storedRecord()) ?? announced?.record
+        // A miss's announced record gives its length before the store holds it.
+        let record = try? knownRecord()
         let available = record?.available ?? ByteRangeSet()
         // Bytes someone else fetched end this fetch's gap: it asks for nothing from there on.
         if available.contains(requested) { return (.done, demandEpoch) }

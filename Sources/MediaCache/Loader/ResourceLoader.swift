@@ -196,7 +196,7 @@ actor ResourceLoader {
         while true {
             guard let reader = readers[id] else { throw .cancelled }
             if let failure = reader.failure { throw failure }
-            if let record = try storedRecord() ?? announced?.record {
+            if let record = try knownRecord() {
                 if reader.generation == nil { readers[id]?.promised = record.generation }
                 return record
             }
@@ -295,6 +295,12 @@ actor ResourceLoader {
     /// The stored record, `nil` while nothing is known of the resource.
     func storedRecord() throws(LoaderError) -> ResourceRecord? {
         do { return try store.record(for: key) } catch { throw .store(error) }
+    }
+
+    /// The stored record or, while a miss's fetch creates the resource, the one it announced
+    /// (``announced``): what the origin said is known before the store holds it.
+    func knownRecord() throws(LoaderError) -> ResourceRecord? {
+        try storedRecord() ?? announced?.record
     }
 
     /// Suspends the reader until a fetch reports progress, an end or a failure.

@@ -40,22 +40,17 @@ final class StoreIndex: Sendable {
     /// Checkpoints the log beside the pool (see ``checkpointIfLarge()``); `nil` for an index
     /// opened for reading only.
     private let checkpointer: DatabaseQueue?
+    /// The log's shared-memory index, for ``logNeedsCheckpoint``; `nil` for an index opened
+    /// for reading only.
+    private let logIndex: FileHandle?
 
     init(path: String) throws {
         var configuration = Configuration()
-        // WAL with synchronous=NORMAL: a power loss may drop the latest index transactions,
-        // which only makes the index know less. Data files are flushed before spans are
-        // recorded, so the index never knows more.
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // A checkpoint flushes the log and the database. SQLite's own would run inside
-            // whichever write crosses its threshold, such as a miss recording its new resource;
-            // the store runs them beside the writes instead (`checkpointIfLarge()`).
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-        }
+        configuration.prepareDatabase(Self.prepareLog)
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
         checkpointer = try Self.checkpointer(path: path)
+        logIndex = try Self.logIndex(path: path)
     }
 
     /// How large the write-ahead log grows before ``checkpointIfLarge()`` checkpoints it.
@@ -63,7 +58,8 @@ final class StoreIndex: Sendable {
 
     /// Whether the write-ahead log holds more than ``checkpointLogBytes`` not yet in the database.
     var logNeedsCheckpoint: Bool {
-        Self.uncheckpointedLogBytes(indexAt: pool.path + "-shm") > Self.checkpointLogBytes
+        guard let logIndex else { return false }
+        return Self.uncheckpointedLogBytes(in: logIndex) > Self.checkpointLogBytes
     }
 
     /// Once the write-ahead log holds more than ``checkpointLogBytes`` not yet in the database,
@@ -101,6 +97,7 @@ final class StoreIndex: Sendable {
         configuration.readonly = true
         pool = try DatabasePool(path: path, configuration: configuration)
         checkpointer = nil
+        logIndex = nil
         let current = try pool.read { db in try Self.migrator.hasCompletedMigrations(db) }
         guard current else {
             try? pool.close()
@@ -109,6 +106,7 @@ final class StoreIndex: Sendable {
     }
 
     func close() throws {
+        try? logIndex?.close()
         try checkpointer?.close()
         try pool.close()
     }
@@ -295,6 +293,8 @@ enum StoreIndexError: Error, CustomStringConvertible {
     case missingAsset(ResourceKey)
     /// The row of totals the schema keeps (``StoreIndex/usage()``) is gone.
     case missingUsage
+    /// The write-ahead log's shared-memory index could not be opened after the index was.
+    case unreadableLogIndex(path: String)
 
     var description: String {
         switch self {
@@ -304,6 +304,8 @@ enum StoreIndexError: Error, CustomStringConvertible {
             "the asset \(key) was recorded but cannot be read back"
         case .missingUsage:
             "the cache index has lost its row of totals (table usage); delete the cache directory to start over"
+        case .unreadableLogIndex(let path):
+            "the cache index's log index \(path) cannot be read"
         }
     }
 }

@@ -84,6 +84,19 @@ struct LoaderHarness {
         return result
     }
 
+    /// The store's record of `path`, waiting up to ten seconds for the store to hold it: a
+    /// miss's first chunk reaches its reader before the fetch creates the resource, so a short
+    /// read may be over first.
+    func storedRecord(of path: String) async throws -> ResourceRecord? {
+        let key = store.key(for: origin.url(path))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let record = try store.record(for: key) { return record }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
     /// What a read delivered.
     struct Read {
         var offset: Int64 = 0

@@ -81,13 +81,53 @@ import Testing
         }
     }
 
+    /// An answer naming another version that comes while a miss's resource is only announced
+    /// came later than the announced one: the store keeps it. The announcing fetch, whose body
+    /// comes after it, neither puts its older version back nor writes into the newer one, and
+    /// a reader it handed the older record never gets a byte of the newer version.
+    @Test func aNewerVersionRecordedWhileAMissIsOnlyAnnouncedStays() async throws {
+        try await LoaderHarness.run { harness in
+            let old = harness.serve("/clip.mp4", length: 1_000_000, seed: 4, misbehavior: .init(holdsBodies: true))
+            let url = harness.origin.url("/clip.mp4")
+            let key = harness.store.key(for: url)
+            var first = harness.loader.read(url, ByteRequest(offset: 0, length: 100_000)).makeAsyncIterator()
+            let announced = try await first.record()
+            #expect(announced.contentInfo.totalLength == 1_000_000)
+            #expect(try harness.store.record(for: key) == nil, "the resource is only announced")
+
+            let new = harness.serve("/clip.mp4", length: 1_500_000, seed: 5)
+            let middle = try await harness.read("/clip.mp4", ByteRequest(offset: 500_000, length: 100_000))
+            #expect(Bytes(middle.bytes) == Bytes(new.bytes(in: 500_000..<600_000)))
+
+            // The first reader was handed the older version's record: it fails rather than go on
+            // with the newer version's bytes.
+            harness.origin.releaseBodies(of: "/clip.mp4")
+            var bytes = Data()
+            await #expect {
+                while let chunk = try await first.next() { bytes.append(chunk.bytes) }
+            } throws: { error in
+                guard case LoaderError.contentChanged = error else { return false }
+                return true
+            }
+            #expect(Bytes(bytes) == Bytes(old.bytes(in: 0..<Int64(bytes.count))), "the first reader got only old bytes")
+            _ = try await harness.origin.settledBytesSent(for: "/clip.mp4")
+
+            let record = try #require(try harness.store.record(for: key))
+            #expect(record.contentInfo.totalLength == 1_500_000, "the newer version stays")
+            let again = try await harness.read("/clip.mp4", ByteRequest(offset: 0, length: 200_000))
+            #expect(Bytes(again.bytes) == Bytes(new.bytes(in: 0..<200_000)))
+            let stored = try harness.store.read(ByteRange(0, 200_000), from: key)
+            #expect(Bytes(stored) == Bytes(new.bytes(in: 0..<200_000)))
+        }
+    }
+
     @Test func aChangedLengthIsANewVersionEvenUnderTheSameETag() async throws {
         try await LoaderHarness.run { harness in
             let old = harness.serve("/clip.mp4", length: 1_000_000, seed: 4)
             let url = harness.origin.url("/clip.mp4")
             let first = try await harness.read("/clip.mp4", ByteRequest(offset: 0, length: 100_000))
             #expect(Bytes(first.bytes) == Bytes(old.bytes(in: 0..<100_000)))
-            let before = try #require(try harness.store.record(for: harness.store.key(for: url))).generation
+            let before = try #require(try await harness.storedRecord(of: "/clip.mp4")).generation
 
             let longer = harness.serve("/clip.mp4", length: 1_500_000, seed: 4)
             #expect(longer.etag == old.etag)

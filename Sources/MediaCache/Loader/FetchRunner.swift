@@ -184,9 +184,13 @@ struct FetchRunner: Sendable {
                     if overflow, let limit = accepted.limit { bytes = bytes.prefix(Int(limit - position)) }
                     let isFirst = position == accepted.offset
                     if isFirst {
-                        await loader.arriving(bytes, at: position, generation: generation)
+                        await loader.arriving(bytes, at: position, generation: generation, fetch: id, isAnnounced: !isCreated)
                         if !isCreated {
-                            generation = try await create(response.info)
+                            guard let created = try await create(response.info) else {
+                                stoppedEarly = true
+                                break
+                            }
+                            generation = created
                             isCreated = true
                         }
                     }
@@ -210,12 +214,12 @@ struct FetchRunner: Sendable {
             throw .store(error)
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
-            if !isCreated { try await createBeforeRetrying(response.info) }
+            if !isCreated, try await !createBeforeRetrying(response.info) { return .finished(endOfResource: nil) }
             return .broken(error as? OriginError ?? .transport("\(error)", url: url), position: position)
         }
         if stoppedEarly { return .finished(endOfResource: nil) }
         if let limit = accepted.limit, position < limit {
-            if !isCreated { try await createBeforeRetrying(response.info) }
+            if !isCreated, try await !createBeforeRetrying(response.info) { return .finished(endOfResource: nil) }
             return .broken(.transport("the body ended at byte \(position) of \(limit)", url: url),
                            position: position)
         }
@@ -226,15 +230,20 @@ struct FetchRunner: Sendable {
     /// Creates the announced resource when the body broke before its first chunk: the retry
     /// then asks for the same version (`If-Range`), and a changed one fails the readers that
     /// were handed the announced record instead of sending them another version's bytes.
-    private func createBeforeRetrying(_ info: ContentInfo) async throws(LoaderError) {
-        do { _ = try await create(info) } catch { throw .store(error) }
+    /// `false` when there is nothing to retry: the store holds a later answer's version.
+    private func createBeforeRetrying(_ info: ContentInfo) async throws(LoaderError) -> Bool {
+        do { return try await create(info) != nil } catch { throw .store(error) }
     }
 
     /// Creates the resource the loader announced from `info` (its readers answer meanwhile:
     /// the store's index insert happens here, outside the loader), and returns the generation
-    /// its bytes are written with.
-    private func create(_ info: ContentInfo) async throws(MediaStoreError) -> Generation {
-        let generation = try store.setContentInfo(info, for: url)
+    /// its bytes are written with. `nil` when a later answer has recorded another version
+    /// meanwhile: it stays, and this fetch, whose bytes are of the older one, stops.
+    private func create(_ info: ContentInfo) async throws(MediaStoreError) -> Generation? {
+        guard let generation = try store.createAnnounced(info, for: url) else {
+            await loader.announcementSuperseded(by: id)
+            return nil
+        }
         await loader.created(generation, by: id)
         return generation
     }

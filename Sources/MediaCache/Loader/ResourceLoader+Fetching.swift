@@ -199,15 +199,46 @@ extension ResourceLoader {
         if generation != record.generation { contentMoved(to: generation) }
     }
 
+    /// Fetch `id` found the store holding another version than the one it announced, recorded
+    /// from a later answer (``MediaStore/createAnnounced(_:for:)``): its announcement is over.
+    func announcementSuperseded(by id: FetchID) {
+        guard let (fetch, record) = announced, fetch == id else { return }
+        supersede(record, of: fetch, by: (try? storedRecord())?.generation ?? record.generation)
+    }
+
     /// Stores `info`; when it names another version, readers that got bytes of the old one
-    /// fail with ``LoaderError/contentChanged(key:from:to:)`` and every fetch stops.
+    /// fail with ``LoaderError/contentChanged(key:from:to:)`` and every fetch stops. While a
+    /// miss is only announced, `info` naming another version came later and wins.
     @discardableResult
     private func record(_ info: ContentInfo, replacing before: ResourceRecord?) throws(LoaderError) -> Generation {
         let generation: Generation
         do { generation = try store.setContentInfo(info, for: url) } catch { throw .store(error) }
         if let old = before?.generation, old != generation { contentMoved(to: generation) }
-        if before == nil { wakeReaders(where: \.awaitsRecord) }
+        if before == nil {
+            if let (fetch, record) = announced, record.contentInfo.isDifferentVersion(from: info) {
+                supersede(record, of: fetch, by: generation)
+            }
+            wakeReaders(where: \.awaitsRecord)
+        }
         return generation
+    }
+
+    /// The version a pending announcement (`record`, by `fetch`) stood for is over before the
+    /// store held it: another version was recorded at `generation`, likely under the same
+    /// generation number. Every reader handed a record or a byte so far had them from the
+    /// announcement, so each fails with ``LoaderError/contentChanged(key:from:to:)``; the
+    /// announcing fetch stops, and its first chunk is dropped rather than kept for the new
+    /// version's readers.
+    private func supersede(_ record: ResourceRecord, of fetch: FetchID, by generation: Generation) {
+        configuration.logger.info("content changed on the origin before a miss was stored",
+                                  metadata: ["key": "\(key)", "generation": "\(generation)"])
+        announced = nil
+        for (id, reader) in readers where (reader.generation ?? reader.promised) != nil {
+            readers[id]?.failure = .contentChanged(key: key, from: record.generation, to: generation)
+        }
+        fetchTasks[fetch]?.cancel()
+        recent.removeAll()
+        wakeReaders()
     }
 
     /// The stored content moved to `generation`: readers that got bytes (or a record) of
@@ -228,7 +259,11 @@ extension ResourceLoader {
     /// readers at once (``RecentWrites``), and readers that have had no byte yet are woken,
     /// so that a miss's first bytes (a playlist check's, a reader's in memory) do not wait for
     /// its data file to be created. Readers of file spans wait for the store as before.
-    func arriving(_ bytes: Data, at offset: Int64, generation: Generation) {
+    ///
+    /// A fetch whose announcement is over (``supersede(_:of:by:)``) keeps nothing: its
+    /// generation number may be another version's now.
+    func arriving(_ bytes: Data, at offset: Int64, generation: Generation, fetch id: FetchID, isAnnounced: Bool) {
+        guard !isAnnounced || announced?.fetch == id else { return }
         recent.append(bytes, at: offset, generation: generation)
         wakeReaders { $0.generation == nil && $0.position == offset }
     }

@@ -162,10 +162,27 @@ public final class MediaStore: Sendable {
         let key = key(for: url)
         try check(info, for: key)
         let slot = try slot(for: key, creatingFrom: url, info: info)
-        let (stored, generation) = slot.state.withLock { ($0.info, $0.generation) }
-        if stored.isDifferentVersion(from: info) {
+        if slot.state.withLock({ $0.info.isDifferentVersion(from: info) }) {
             return try startNewGeneration(of: slot, info: info, validatedAt: clock.now())
         }
+        return try merge(info, into: slot)
+    }
+
+    /// Creates the resource a record of ``newRecord(_:for:)`` stood for, from the same `info`,
+    /// and returns the generation its bytes go to. `nil` when the store has recorded another
+    /// version meanwhile: that record came from a later answer, and it stays.
+    func createAnnounced(_ info: ContentInfo, for url: URL) throws(MediaStoreError) -> Generation? {
+        let key = key(for: url)
+        try check(info, for: key)
+        let slot = try slot(for: key, creatingFrom: url, info: info)
+        guard !slot.state.withLock({ $0.info.isDifferentVersion(from: info) }) else { return nil }
+        return try merge(info, into: slot)
+    }
+
+    /// Adds what `info`, the same version as `slot`'s record, knows and the record does not;
+    /// returns the slot's generation.
+    private func merge(_ info: ContentInfo, into slot: ResourceSlot) throws(MediaStoreError) -> Generation {
+        let (stored, generation) = slot.state.withLock { ($0.info, $0.generation) }
         let merged = stored.merged(with: info)
         guard merged != stored else { return generation }
         try indexOperation("update content info") { try index.updateContentInfo(id: slot.id, info: merged) }

@@ -120,10 +120,11 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aFetchThatReachedTheEndWaitsQuietlyForItsLastRequest() async throws {
         try await LoaderHarness.run(configureLoader: { $0.drainTimeout = .seconds(3600) }) { harness in
             // Without a length, the fetch asks past the end before it knows where the end is.
-            // Each answer comes two seconds after its request and the body takes one second, so
-            // that the answer past the end comes well after the first body ended.
+            // Each answer comes five seconds after its request and the body takes four, so that
+            // the answer past the end comes after the first body ended, and a short read that a
+            // busy machine starts late still joins while that body arrives.
             let content = harness.serve("/open.bin", length: 1_000,
-                                        misbehavior: .init(chunked: true, bytesPerSecond: 1_000, firstByteDelay: .seconds(2)))
+                                        misbehavior: .init(chunked: true, bytesPerSecond: 250, firstByteDelay: .seconds(5)))
             let url = harness.origin.url("/open.bin")
             let hasFirstBytes = Locked(false)
             let whole = Task {

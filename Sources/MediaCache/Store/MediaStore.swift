@@ -159,12 +159,8 @@ public final class MediaStore: Sendable {
     /// - Returns: The generation that bytes of this content must be written with.
     @discardableResult
     public func setContentInfo(_ info: ContentInfo, for url: URL) throws(MediaStoreError) -> Generation {
-        let key = key(for: url)
-        try check(info, for: key)
-        let slot = try slot(for: key, creatingFrom: url, info: info)
-        if slot.state.withLock({ $0.info.isDifferentVersion(from: info) }) {
-            return try startNewGeneration(of: slot, info: info, validatedAt: clock.now())
-        }
+        let (slot, isOtherVersion) = try slot(recording: info, for: url)
+        if isOtherVersion { return try startNewGeneration(of: slot, info: info, validatedAt: clock.now()) }
         return try merge(info, into: slot)
     }
 
@@ -172,11 +168,17 @@ public final class MediaStore: Sendable {
     /// and returns the generation its bytes go to. `nil` when the store has recorded another
     /// version meanwhile: that record came from a later answer, and it stays.
     func createAnnounced(_ info: ContentInfo, for url: URL) throws(MediaStoreError) -> Generation? {
+        let (slot, isOtherVersion) = try slot(recording: info, for: url)
+        return isOtherVersion ? nil : try merge(info, into: slot)
+    }
+
+    /// The slot `info` is recorded in for `url`, the resource created from it when new, and
+    /// whether the slot holds another version than `info` names.
+    private func slot(recording info: ContentInfo, for url: URL) throws(MediaStoreError) -> (ResourceSlot, isOtherVersion: Bool) {
         let key = key(for: url)
         try check(info, for: key)
         let slot = try slot(for: key, creatingFrom: url, info: info)
-        guard !slot.state.withLock({ $0.info.isDifferentVersion(from: info) }) else { return nil }
-        return try merge(info, into: slot)
+        return (slot, slot.state.withLock { $0.info.isDifferentVersion(from: info) })
     }
 
     /// Adds what `info`, the same version as `slot`'s record, knows and the record does not;

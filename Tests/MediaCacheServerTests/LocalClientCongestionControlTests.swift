@@ -8,13 +8,20 @@ import Testing
 /// whatever the system's default (``LocalClientCongestionControl``). Linux only: elsewhere the
 /// algorithm is the system's, not the socket's.
 @Suite struct LocalClientCongestionControlTests {
-    @Test(.timeLimit(.minutes(1)))
-    func aLoopbackConnectionIsServedUnderReno() async throws {
+    /// A listener on loopback gives its connections Reno itself; one on every address gives it
+    /// to each connection from this machine.
+    @Test(.timeLimit(.minutes(1)), arguments: ["127.0.0.1", "0.0.0.0"])
+    func aLoopbackConnectionIsServedUnderReno(listeningOn host: String) async throws {
         let systemDefault = try String(contentsOfFile: "/proc/sys/net/ipv4/tcp_congestion_control", encoding: .utf8)
-        try await ProxyHarness.run { harness in
+        // Beyond loopback the proxy asks for a token.
+        let token = host == "127.0.0.1" ? nil : "reno-token"
+        try await ProxyHarness.run(configure: { configuration in
+            configuration.host = host
+            configuration.token = token
+        }) { harness in
             harness.origin.serve("/clip.mp4", content: .pattern(length: 8 << 20, seed: 7))
             let client = RangeClient(port: harness.port)
-            let path = try #require(URL(string: harness.proxied("/clip.mp4"))?.path)
+            let path = try #require(URL(string: harness.proxied("/clip.mp4", token: token))?.path)
             #expect(try await client.read(path) == 8 << 20, "cached whole")
 
             // A hit read slowly keeps the connection open while its server end is looked at.

@@ -19,13 +19,29 @@ import Glibc
 /// Remote clients keep the system's algorithm, which their link needs. A refusal leaves the
 /// system's choice: the algorithm saves CPU, it is never a condition. Other platforms keep their
 /// own.
+///
+/// A listener on a loopback address has local clients only. It takes Reno itself, and Linux
+/// gives each connection it accepts its listener's algorithm, so that no connection costs a
+/// system call of its own for it (``applyToListener(_:)``; the kernel allows an algorithm to a
+/// listener exactly when it would allow it to each connection). A listener on any other
+/// address leaves the choice to each connection, by its client's address (``apply(to:)``).
 enum LocalClientCongestionControl {
     /// Gives `channel`, an accepted connection, Reno if its client is on this machine. Call
     /// before its first byte is sent, on its event loop.
     static func apply(to channel: any Channel) {
+        guard channel.remoteAddress.map(LoopbackAddress.isLoopback) == true else { return }
+        setReno(on: channel)
+    }
+
+    /// Gives `channel`, a listening socket whose every client is on this machine, Reno, which
+    /// the connections it accepts inherit. Call before it accepts its first connection.
+    static func applyToListener(_ channel: any Channel) {
+        setReno(on: channel)
+    }
+
+    private static func setReno(on channel: any Channel) {
         #if os(Linux)
-        guard channel.remoteAddress.map(LoopbackAddress.isLoopback) == true,
-              let socket = channel as? any SocketOptionProvider else { return }
+        guard let socket = channel as? any SocketOptionProvider else { return }
         // The kernel reads the name up to the option's length; it needs no terminator.
         let reno = (UInt8(ascii: "r"), UInt8(ascii: "e"), UInt8(ascii: "n"), UInt8(ascii: "o"))
         _ = socket.unsafeSetSocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_CONGESTION), value: reno)

@@ -70,10 +70,12 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     }
 
     /// Sets up an accepted connection's pipeline, on its event loop; its requests are answered
-    /// in tasks among `tasks`.
-    func setup(channel: any Channel, tasks: ConnectionTasks, logger: Logger) -> EventLoopFuture<Void> {
+    /// in tasks among `tasks`. With `inheritsCongestionControl`, its listener gave it its
+    /// congestion control (``LocalClientCongestionControl``).
+    func setup(channel: any Channel, inheritsCongestionControl: Bool, tasks: ConnectionTasks,
+               logger: Logger) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
-            LocalClientCongestionControl.apply(to: channel)
+            if !inheritsCongestionControl { LocalClientCongestionControl.apply(to: channel) }
             // A client that closes its side after its last request still gets the answers (see
             // `RequestLoop`). Set here rather than as the bootstrap's child option, which NIO
             // applies through a chain of futures: 38 µs of a new connection's CPU, for a flag.

@@ -26,6 +26,9 @@ import ServiceLifecycle
 /// `mediacache serve` included) is refused rather than shared. Elsewhere, where `SO_REUSEPORT`
 /// does not balance connections, one socket hands them to the loops in turn.
 ///
+/// A listener on a loopback address gives its connections their congestion control itself
+/// (``LocalClientCongestionControl``): they inherit it, and their set-up skips it.
+///
 /// Graceful shutdown stops accepting at once and lets each connection finish the response it
 /// is sending (NIO's `ServerQuiescingHelper`; the HTTP pipeline closes idle connections and
 /// those whose response ended). Cancelling ``run()`` also cancels the task of every request
@@ -89,12 +92,13 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                 .bind(host: host, port: port).get().close()
         }
+        let clientsAreLocal = LoopbackAddress.isLoopback(host)
         var listeners: [Listener] = []
         do {
             for (accepting, serving) in placements {
                 let boundPort = listeners.first?.channel.localAddress?.port ?? port
                 listeners.append(try await listener(accepting: accepting, serving: serving, port: boundPort, sharing: sharesPort,
-                                                    tasks: tasks))
+                                                    clientsAreLocal: clientsAreLocal, tasks: tasks))
             }
         } catch {
             for listener in listeners { try? await listener.channel.close() }
@@ -103,8 +107,11 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
         return listeners
     }
 
+    /// A listener on `port`, accepting on `accepting` and serving on `serving`; with
+    /// `clientsAreLocal` (it listens on a loopback address) its connections inherit their
+    /// congestion control from it.
     private func listener(accepting: any EventLoop, serving: any EventLoopGroup, port: Int, sharing: Bool,
-                          tasks: ConnectionTasks) async throws -> Listener {
+                          clientsAreLocal: Bool, tasks: ConnectionTasks) async throws -> Listener {
         let quiescing = ServerQuiescingHelper(group: accepting)
         var bootstrap = ServerBootstrap(group: accepting, childGroup: serving)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -115,11 +122,12 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
         let channel = try await bootstrap
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if clientsAreLocal { LocalClientCongestionControl.applyToListener(channel) }
                     try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
                 }
             }
             .childChannelInitializer { [connections, logger] channel in
-                connections.setup(channel: channel, tasks: tasks, logger: logger)
+                connections.setup(channel: channel, inheritsCongestionControl: clientsAreLocal, tasks: tasks, logger: logger)
             }
             .bind(host: host, port: port).get()
         return Listener(channel: channel, quiescing: quiescing)

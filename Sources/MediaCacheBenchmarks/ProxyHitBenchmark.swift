@@ -11,10 +11,10 @@ import MediaCacheTesting
 /// faster (BENCHMARKS.md, "The page cache's folios"). Each row therefore also runs nginx on the
 /// cache's own data file, linked into its root: the same pages our server sends.
 ///
-/// The latency row tracks how evenly a server shares itself among its connections: under the
-/// local client's Reno (the server's `LocalClientCongestionControl`) a connection takes its
-/// response in one burst, and at 64 connections a tenth of the responses wait most of a second
-/// (BENCHMARKS.md, "Latency under 64 connections").
+/// The latency row tracks how evenly a server shares itself among its connections: while each
+/// local client's connection was switched to Reno once accepted, and so stayed paced, a tenth
+/// of the responses at 64 connections waited most of a second (BENCHMARKS.md, "Latency under 64
+/// connections", "Reno from the start").
 struct ProxyHitBenchmark {
     let nginx: Nginx
     let proxy: ServeProcess

@@ -8,8 +8,9 @@ import Testing
 /// whatever the system's default (``LocalClientCongestionControl``). Linux only: elsewhere the
 /// algorithm is the system's, not the socket's.
 @Suite struct LocalClientCongestionControlTests {
-    /// A listener on loopback gives its connections Reno itself; one on every address gives it
-    /// to each connection from this machine.
+    /// A listener on loopback gives its connections Reno itself, from their start (a connection
+    /// switched once accepted would still be paced); one on every address gives it to each
+    /// connection from this machine.
     @Test(.timeLimit(.minutes(1)), arguments: ["127.0.0.1", "0.0.0.0"])
     func aLoopbackConnectionIsServedUnderReno(listeningOn host: String) async throws {
         let systemDefault = try String(contentsOfFile: "/proc/sys/net/ipv4/tcp_congestion_control", encoding: .utf8)

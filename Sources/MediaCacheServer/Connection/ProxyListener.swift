@@ -27,7 +27,8 @@ import ServiceLifecycle
 /// does not balance connections, one socket hands them to the loops in turn.
 ///
 /// A listener on a loopback address gives its connections their congestion control itself
-/// (``LocalClientCongestionControl``): they inherit it, and their set-up skips it.
+/// (``LocalClientCongestionControl``): they inherit it from their start, which an algorithm
+/// set on each connection once accepted would miss.
 ///
 /// Graceful shutdown stops accepting at once and lets each connection finish the response it
 /// is sending (NIO's `ServerQuiescingHelper`; the HTTP pipeline closes idle connections and

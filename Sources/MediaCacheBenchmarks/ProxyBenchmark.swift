@@ -58,18 +58,22 @@ struct ProxyBenchmark {
     }
 
     /// A whole file fetched through each cache while nothing of it is cached (a new query per
-    /// fetch makes a new key; the origin ignores it), alternating, median of
-    /// ``ProxyHitBenchmark/rounds``: single fetches vary by ±10 % and more here, as hits do.
+    /// fetch makes a new key; the origin ignores it), alternating, median of ``coldRounds``.
+    ///
+    /// Single fetches here run at anywhere from half to one and a half times their median, so a
+    /// median of five could not tell 5 % apart. A round costs a fraction of a second, so the
+    /// rows take more of them.
     ///
     /// Each fetch leaves its file's pages dirty, and on this machine a fetch that runs while the
     /// kernel writes back the fetches before it can take three times the CPU and run at a third
     /// of the rate. So the caches take turns to go first, round by round, rather than one always
     /// fetching after the other.
     private func coldThroughput(nginx: Nginx, proxy: ServeProcess, cache: Nginx) throws {
-        let rounds = ProxyHitBenchmark.rounds
-        Measure.header("Cold fetch of a whole file through a cache (curl, median of \(rounds))", ours: "mediacache serve",
+        Measure.header("Cold fetch of a whole file through a cache (curl, median of \(Self.coldRounds(of: "8 MiB")) for 8 MiB, "
+                           + "\(Self.coldRounds(of: "256 MiB")) for 256 MiB)", ours: "mediacache serve",
                        reference: "nginx `proxy_cache`", ratioMeaning: "proxy / nginx, higher is better")
         for (path, name) in ProxyHitBenchmark.files {
+            let rounds = Self.coldRounds(of: name)
             var ours: [Double] = []
             var reference: [Double] = []
             for index in 0..<rounds {
@@ -87,6 +91,11 @@ struct ProxyBenchmark {
             Measure.row("\(name): transfer rate", ours: String(format: "%.0f MiB/s", proxied),
                         reference: String(format: "%.0f MiB/s", direct), ratio: proxied / direct)
         }
+    }
+
+    /// Rounds per cold row: each 256 MiB round writes half a gibibyte to the disk.
+    private static func coldRounds(of name: String) -> Int {
+        name == "8 MiB" ? 21 : 9
     }
 
     /// Fetches `url` whole with curl; MiB per second.

@@ -69,11 +69,11 @@ struct ProxyBenchmark {
     /// of the rate. So the caches take turns to go first, round by round, rather than one always
     /// fetching after the other.
     private func coldThroughput(nginx: Nginx, proxy: ServeProcess, cache: Nginx) throws {
-        Measure.header("Cold fetch of a whole file through a cache (curl, median of \(Self.coldRounds(of: "8 MiB")) for 8 MiB, "
-                           + "\(Self.coldRounds(of: "256 MiB")) for 256 MiB)", ours: "mediacache serve",
+        let medians = ProxyHitBenchmark.files.map { "\(Self.coldRounds(of: $0.0)) for \($0.1)" }.joined(separator: ", ")
+        Measure.header("Cold fetch of a whole file through a cache (curl, median of \(medians))", ours: "mediacache serve",
                        reference: "nginx `proxy_cache`", ratioMeaning: "proxy / nginx, higher is better")
         for (path, name) in ProxyHitBenchmark.files {
-            let rounds = Self.coldRounds(of: name)
+            let rounds = Self.coldRounds(of: path)
             var ours: [Double] = []
             var reference: [Double] = []
             for index in 0..<rounds {
@@ -93,9 +93,10 @@ struct ProxyBenchmark {
         }
     }
 
-    /// Rounds per cold row: each 256 MiB round writes half a gibibyte to the disk.
-    private static func coldRounds(of name: String) -> Int {
-        name == "8 MiB" ? 21 : 9
+    /// Rounds of the cold row of the file at `path` (one of ``ProxyHitBenchmark/files``): fewer
+    /// for the large file, each of whose rounds writes half a gibibyte to the disk.
+    private static func coldRounds(of path: String) -> Int {
+        path == ProxyHitBenchmark.files[0].0 ? 21 : 9
     }
 
     /// Fetches `url` whole with curl; MiB per second.

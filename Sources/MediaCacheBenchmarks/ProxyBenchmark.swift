@@ -64,21 +64,32 @@ struct ProxyBenchmark {
     /// median of five could not tell 5 % apart. A round costs a fraction of a second, so the
     /// rows take more of them.
     ///
-    /// Each fetch leaves its file's pages dirty, and on this machine a fetch that runs while the
+    /// Each fetch leaves its file's pages dirty. On this machine a fetch that runs while the
     /// kernel writes back the fetches before it can take three times the CPU and run at a third
-    /// of the rate. So the caches take turns to go first, round by round, rather than one always
-    /// fetching after the other.
+    /// of the rate, and so can one whose pages grow the page cache past a few gibibytes: the
+    /// virtual machine's host has taken that memory back, and each new page costs a fault in
+    /// the host. Both measure the machine, not the cache, and decided which server a run
+    /// favoured. So each fetch starts afresh (``startAfresh(proxy:cache:)``): both caches
+    /// empty, the disk written back. What our server writes back itself during its fetch (each
+    /// commit flushes its data file; nginx flushes nothing) still counts against it. The caches
+    /// also take turns to go first, round by round.
     private func coldThroughput(nginx: Nginx, proxy: ServeProcess, cache: Nginx) throws {
         let medians = ProxyHitBenchmark.files.map { "\(Self.coldRounds(of: $0.0)) for \($0.1)" }.joined(separator: ", ")
-        Measure.header("Cold fetch of a whole file through a cache (curl, median of \(medians))", ours: "mediacache serve",
-                       reference: "nginx `proxy_cache`", ratioMeaning: "proxy / nginx, higher is better")
+        Measure.header("Cold fetch of a whole file through a cache (curl, median of \(medians), each from empty caches)",
+                       ours: "mediacache serve", reference: "nginx `proxy_cache`", ratioMeaning: "proxy / nginx, higher is better")
         for (path, name) in ProxyHitBenchmark.files {
             let rounds = Self.coldRounds(of: path)
             var ours: [Double] = []
             var reference: [Double] = []
             for index in 0..<rounds {
-                let fetchReference = { try Self.downloadRate(cache.url("\(path)?cold=\(index)").absoluteString) }
-                let fetchOurs = { try Self.downloadRate(proxyURL(proxy, nginx, "\(path)?cold=\(index)")) }
+                let fetchReference = {
+                    try startAfresh(proxy: proxy, cache: cache)
+                    return try Self.downloadRate(cache.url("\(path)?cold=\(index)").absoluteString)
+                }
+                let fetchOurs = {
+                    try startAfresh(proxy: proxy, cache: cache)
+                    return try Self.downloadRate(proxyURL(proxy, nginx, "\(path)?cold=\(index)"))
+                }
                 if index.isMultiple(of: 2) {
                     reference.append(try fetchReference())
                     ours.append(try fetchOurs())
@@ -91,6 +102,22 @@ struct ProxyBenchmark {
             Measure.row("\(name): transfer rate", ours: String(format: "%.0f MiB/s", proxied),
                         reference: String(format: "%.0f MiB/s", direct), ratio: proxied / direct)
         }
+    }
+
+    /// Empties both caches (our entries through the API, nginx's cache files from its
+    /// directory) and writes every dirty page back, so that a cold fetch neither runs beside the
+    /// last one's write-back nor grows the page cache.
+    private func startAfresh(proxy: ServeProcess, cache: Nginx) throws {
+        _ = try Tool.run("curl", ["-sf", "-X", "DELETE", proxy.root + "api/entries"])
+        let files = FileManager.default.enumerator(atPath: cache.root)
+        while let name = files?.nextObject() as? String {
+            let path = cache.root + "/" + name
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                try FileManager.default.removeItem(atPath: path)
+            }
+        }
+        _ = try Tool.run("sync", [])
     }
 
     /// Rounds of the cold row of the file at `path` (one of ``ProxyHitBenchmark/files``): fewer

@@ -1,6 +1,7 @@
 import Foundation
 import MediaCache
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 
 extension OriginTransfer {
@@ -163,23 +164,36 @@ extension OriginTransfer {
             }
         }
 
-        /// Copies the buffers of the turn into one chunk of exactly their size, on the loop
-        /// that read them, and wakes the waiting fetch.
+        /// Makes the buffers of the turn one chunk, on the loop that read them, and wakes the
+        /// waiting fetch.
         func readComplete() {
             // Under the lock throughout: the fetch must not find the buffers gone and the chunk
             // not yet there, and take the end before them.
             let consumer = state.withLock { state in
                 guard !state.buffers.isEmpty else { return nil as CheckedContinuation<Void, Never>? }
-                var chunk = Data(capacity: state.buffers.reduce(0) { $0 + $1.readableBytes })
-                for buffer in state.buffers {
-                    buffer.withUnsafeReadableBytes { chunk.append(contentsOf: $0) }
-                }
+                let chunk = Self.chunk(of: state.buffers)
                 state.buffers = []
                 if !chunk.isEmpty { state.chunks.append(chunk) }
                 defer { state.consumer = nil }
                 return state.consumer
             }
             consumer?.resume()
+        }
+
+        /// One turn's buffers as one `Data`. A turn's single buffer (a connection reads once per
+        /// turn) becomes it without a copy: the chunk keeps the buffer's storage, which the
+        /// connection then no longer reuses for its next read, and which nothing writes to while
+        /// the chunk holds it. Several buffers (a chunked body's parts) are copied into one
+        /// chunk of exactly their size.
+        static func chunk(of buffers: [ByteBuffer]) -> Data {
+            if buffers.count == 1, let only = buffers.first {
+                return only.getData(at: only.readerIndex, length: only.readableBytes, byteTransferStrategy: .noCopy) ?? Data()
+            }
+            var chunk = Data(capacity: buffers.reduce(0) { $0 + $1.readableBytes })
+            for buffer in buffers {
+                buffer.withUnsafeReadableBytes { chunk.append(contentsOf: $0) }
+            }
+            return chunk
         }
 
         func ended(_ result: Result<Void, any Error>) {

@@ -12,16 +12,16 @@ import NIOHTTP1
 ///
 /// The body is read ahead: the connection reads on while fewer than `limit` bytes wait, so the
 /// origin's bytes keep moving while the fetch writes what it took to the store, and holds its
-/// reads once `limit` bytes wait, plus what the turn that crossed it read (at most four reads
-/// of ``OriginClient/largestRead``), until the fetch takes them.
+/// reads once `limit` bytes wait, plus what the turn that crossed it read (one read of at most
+/// ``OriginClient/largestRead``), until the fetch takes them.
 ///
-/// The buffers one turn of the loop read (NIO reads up to four per turn) are copied, at the
-/// end of that turn and on that loop, into one `Data` of exactly their size, and a waiting
-/// fetch is woken once for all of them. Each ``next()`` takes what was gathered since the last:
-/// one turn's chunk while the fetch keeps up, all of them joined when it fell behind. Appending
-/// each buffer to a growing `Data` instead copied the bytes again as it grew, and each larger
-/// allocation touched fresh pages: cold fetches cost 7–10 % more CPU and were 8–15 % slower
-/// (BENCHMARKS.md, "One copy of each body buffer").
+/// A connection reads once per turn of its loop. At the end of the turn, on that loop, the
+/// turn's body becomes one `Data` that shares the read's buffer, without a copy (a chunked
+/// body's several parts are copied into one `Data` of exactly their size), and a waiting fetch
+/// is woken once for it. Each ``next()`` takes what was gathered since the last: one turn's
+/// chunk while the fetch keeps up, all of them joined when it fell behind. Copying each turn's
+/// buffers cost a cold fetch 7 % of the server's CPU and 8–13 % of its rate (BENCHMARKS.md,
+/// "A fetch's chunks share the origin's buffers").
 ///
 /// ```swift
 /// let transfer = OriginTransfer(request, on: client, maximumRedirects: 10, limit: 512 << 10)

@@ -51,9 +51,11 @@ final class OriginClient: Sendable {
     /// NIO's default stops at 64 KiB, so a fast origin's body came in four reads per turn of
     /// the loop and a write to the store per 256 KiB. At 256 KiB, a cold fetch of 256 MiB from
     /// a loopback origin took 13–18 % less of the server's CPU per GiB and ran 3 % (tmpfs) to
-    /// 18 % (disk) faster (BENCHMARKS.md, "Larger reads from the origin"). A slow origin's reads
-    /// stay as small as what arrives.
-    static let largestRead = 256 << 10
+    /// 18 % (disk) faster (BENCHMARKS.md, "Larger reads from the origin"). A connection now
+    /// reads once per turn, up to 1 MiB, so that a turn's body is one buffer, which the fetch
+    /// takes without a copy (``OriginTransfer``). A slow origin's reads stay as small as what
+    /// arrives.
+    static let largestRead = 1 << 20
 
     private let configuration: Configuration
     private let loops: [any EventLoop]
@@ -151,6 +153,7 @@ final class OriginClient: Sendable {
             .connectTimeout(configuration.connectTimeout)
             .channelOption(ChannelOptions.recvAllocator,
                            value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: Self.largestRead))
+            .channelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations

@@ -181,12 +181,14 @@ extension OriginTransfer {
         }
 
         /// One turn's buffers as one `Data`. A turn's single buffer (a connection reads once per
-        /// turn) becomes it without a copy: the chunk keeps the buffer's storage, which the
-        /// connection then no longer reuses for its next read, and which nothing writes to while
-        /// the chunk holds it. Several buffers (a chunked body's parts) are copied into one
-        /// chunk of exactly their size.
+        /// turn) that its body fills at least half of becomes the chunk without a copy: the chunk
+        /// keeps the buffer's storage, which the connection then no longer reuses for its next
+        /// read, and which nothing writes to while the chunk holds it. A buffer mostly empty (a
+        /// read smaller than the one before, a body's last bytes) is copied, so that a chunk
+        /// never keeps more than twice its bytes in memory; so are several buffers (a chunked
+        /// body's parts), into one chunk of exactly their size.
         static func chunk(of buffers: [ByteBuffer]) -> Data {
-            if buffers.count == 1, let only = buffers.first {
+            if buffers.count == 1, let only = buffers.first, only.readableBytes * 2 >= only.storageCapacity {
                 return only.getData(at: only.readerIndex, length: only.readableBytes, byteTransferStrategy: .noCopy) ?? Data()
             }
             var chunk = Data(capacity: buffers.reduce(0) { $0 + $1.readableBytes })

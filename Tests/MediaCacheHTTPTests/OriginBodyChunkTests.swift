@@ -8,7 +8,8 @@ import Testing
 @Suite struct OriginBodyChunkTests {
     /// A read's buffer whose first bytes were a response head, as the decoder leaves it.
     private func bodyBuffer(head: Int = 17, body: [UInt8]) -> ByteBuffer {
-        var buffer = ByteBuffer(repeating: 0x48, count: head)
+        var buffer = ByteBufferAllocator().buffer(capacity: head + body.count)
+        buffer.writeRepeatingByte(0x48, count: head)
         buffer.writeBytes(body)
         buffer.moveReaderIndex(forwardBy: head)
         return buffer
@@ -33,6 +34,17 @@ import Testing
         buffer.setBytes([UInt8](repeating: 0, count: 1024), at: buffer.readerIndex)
         buffer = ByteBuffer()
         #expect(Array(chunk) == body)
+    }
+
+    @Test func aMostlyEmptyBufferIsCopiedSoThatAChunkKeepsLittleMoreThanItsBytes() {
+        // A read of 1,000 bytes into a buffer sized for a mebibyte, as after a fast origin's body.
+        var buffer = ByteBufferAllocator().buffer(capacity: 1 << 20)
+        buffer.writeBytes([UInt8](repeating: 7, count: 1000))
+        let chunk = OriginTransfer.Exchange.chunk(of: [buffer])
+        #expect(Array(chunk) == [UInt8](repeating: 7, count: 1000))
+        let chunkBytes = chunk.withUnsafeBytes { $0.baseAddress }
+        let bufferBytes = buffer.withUnsafeReadableBytes { $0.baseAddress }
+        #expect(chunkBytes != bufferBytes)
     }
 
     @Test func aTurnsSeveralBuffersAreJoinedInOrder() {

@@ -16,12 +16,13 @@ import NIOHTTP1
 /// ``OriginClient/largestRead``), until the fetch takes them.
 ///
 /// A connection reads once per turn of its loop. At the end of the turn, on that loop, the
-/// turn's body becomes one `Data` that shares the read's buffer, without a copy (a chunked
-/// body's several parts are copied into one `Data` of exactly their size), and a waiting fetch
-/// is woken once for it. Each ``next()`` takes what was gathered since the last: one turn's
-/// chunk while the fetch keeps up, all of them joined when it fell behind. Copying each turn's
-/// buffers cost a cold fetch 7 % of the server's CPU and 8–13 % of its rate (BENCHMARKS.md,
-/// "A fetch's chunks share the origin's buffers").
+/// turn's body becomes one `Data` that shares the read's buffer, without a copy (a read that
+/// fills less than half its buffer, and a chunked body's several parts in one turn, are
+/// copied into one `Data` of exactly their size), and a waiting fetch is woken once for it.
+/// Each ``next()`` takes what was gathered since the last: one turn's chunk while the fetch
+/// keeps up, all of them joined when it fell behind. Copying each turn's buffers cost a cold
+/// fetch 7–10 % of the server's CPU and 9–13 % of its rate (BENCHMARKS.md, "Cold rounds from
+/// empty caches, and a fetch's chunks without a copy").
 ///
 /// ```swift
 /// let transfer = OriginTransfer(request, on: client, maximumRedirects: 10, limit: 512 << 10)

@@ -2,6 +2,11 @@
 // spelled as Swift sees them on Apple platforms (see shared/reference/apple-avfoundation.md,
 // checked against developer.apple.com), with in-memory behaviour. `package` members stand in
 // for what AVPlayer does and exist only here: the adapter must never call them.
+//
+// Isolation and sendability follow the iOS 26 SDK, member by member; each file names its header.
+// Here, AVAssetResourceLoader.h: neither the loader, its delegate protocol nor the loading
+// requests carry NS_SWIFT_UI_ACTOR, NS_SWIFT_NONISOLATED or NS_SWIFT_SENDABLE, so they are
+// nonisolated and not Sendable; the delegate is called on the queue given to `setDelegate`.
 #if !canImport(AVFoundation)
 import Dispatch
 import Foundation

@@ -1,4 +1,5 @@
-// See AVAssetResourceLoader.swift for what this shim is.
+// See AVAssetResourceLoader.swift for what this shim is. AVAssetResourceLoader.h of the iOS 26
+// SDK: no isolation, not Sendable.
 #if !canImport(AVFoundation)
 import Foundation
 #if canImport(FoundationNetworking)

@@ -21,16 +21,26 @@ import Foundation
 /// `AVPlayerItem`'s designated initializer, through which AVFoundation copies items
 /// (`NSCopying`, `AVPlayerLooper`); a copy plays through the same asset and cache.
 public final class CachingPlayerItem: AVPlayerItem {
-    /// An item playing `url` through `cache`. Like `AVPlayerItem(asset:)`, it loads `duration`
-    /// automatically unless other keys are given.
-    public convenience init(url: URL, cache: MediaCache = .shared, automaticallyLoadedAssetKeys: [String]? = ["duration"]) {
-        self.init(asset: cache.asset(for: url), automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys)
+    /// An item playing `url` through ``MediaCache/shared``: `CachingPlayerItem(url:)` caches,
+    /// rather than reaching `AVPlayerItem(url:)`. Callable from any thread, as Apple's
+    /// `AVPlayerItem(url:)` is (`NS_SWIFT_NONISOLATED`; this initializer overrides it, so it
+    /// must be nonisolated too).
+    public nonisolated convenience init(url: URL) {
+        self.init(url: url, cache: .shared)
     }
 
-    /// An item playing `url` through ``MediaCache/shared``: `CachingPlayerItem(url:)` caches,
-    /// rather than reaching `AVPlayerItem(url:)`.
-    public convenience init(url: URL) {
-        self.init(url: url, cache: .shared)
+    /// An item playing `url` through `cache`, loading `duration` automatically like
+    /// `AVPlayerItem(asset:)`; callable from any thread, through AVFoundation's nonisolated
+    /// initializer for a Sendable asset.
+    public nonisolated convenience init(url: URL, cache: MediaCache) {
+        self.init(asset: cache.asset(for: url))
+    }
+
+    /// An item playing `url` through `cache` that loads `automaticallyLoadedAssetKeys` (such as
+    /// `[]` to load nothing before it plays). On the main actor, as `AVPlayerItem`'s designated
+    /// initializer is.
+    public convenience init(url: URL, cache: MediaCache = .shared, automaticallyLoadedAssetKeys: [String]?) {
+        self.init(asset: cache.asset(for: url), automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys)
     }
 
     /// The caching asset, or `nil` for an item made over another asset.

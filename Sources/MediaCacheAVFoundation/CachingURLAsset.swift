@@ -4,6 +4,7 @@ import AVFoundation
 import AVFoundationShim
 #endif
 import Foundation
+import MediaCacheHLS
 
 /// An `AVURLAsset` whose bytes come from a ``MediaCache``: its URL carries the
 /// ``CachingScheme`` so that AVFoundation asks its resource loader, whose delegate this asset
@@ -28,7 +29,7 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
     /// An asset playing `url` (http or https) through `cache`.
     public init(url: URL, cache: MediaCache, options: [String: Any]? = nil) {
         originalURL = url
-        loaderDelegate = ResourceLoaderDelegate(url: url, cache: cache)
+        loaderDelegate = ResourceLoaderDelegate(cache: cache)
         super.init(url: CachingScheme.cachingURL(for: url) ?? url, options: options)
         resourceLoader.setDelegate(loaderDelegate, queue: loaderDelegate.queue)
     }
@@ -67,7 +68,7 @@ extension MediaCache {
     /// The asset that plays `url` through this cache, made at once, without waiting for
     /// anything. For an HLS playlist it also starts the embedded proxy in the background.
     public func asset(for url: URL, options: [String: Any]? = nil) -> CachingURLAsset {
-        if ContentTypes.isPlaylist(url) { startProxyInBackground() }
+        if PlaylistDetection.hasPlaylistExtension(url) { startProxyInBackground() }
         return CachingURLAsset(url: url, cache: self, options: options)
     }
 }

@@ -53,9 +53,4 @@ public enum ContentTypes {
         let family = families.first { $0.contains(own) } ?? []
         return family.first(where: allowed.contains)
     }
-
-    /// Whether `url` names an HLS playlist, by its extension or a known playlist MIME type.
-    public static func isPlaylist(_ url: URL, mimeType: String? = nil) -> Bool {
-        uti(mimeType: mimeType, url: url) == "public.m3u-playlist"
-    }
 }

@@ -17,15 +17,17 @@ extension ResourceLoaderDelegate {
     func servePlaylist(_ handle: RequestHandle) async {
         let start = Date()
         do {
-            let proxied = try await cache.proxyURL(for: url)
-            let (body, mimeType) = try await fetch(proxied)
+            let proxied = try await cache.proxyURL(for: handle.url)
+            let body = try await fetch(proxied, for: handle.url)
             // The proxy routes every URI through itself as a path from its root; a player would
             // resolve such a path against the caching-scheme URL it asked for, so each is made
             // absolute on the proxy.
             let absolute = PlaylistRewriter.rewritten(try Playlist(parsing: body), base: proxied) { $0.absoluteString }
             let playlist = Data(absolute.text.utf8)
             let refusal = await onQueue { () -> MediaCacheError? in
-                if let refusal = self.describe(mimeType: mimeType, length: Int64(playlist.count), rangesSupported: false,
+                // A playlist found by its first line may come as text/plain; the player is told
+                // what it is.
+                if let refusal = self.describe(mimeType: Self.playlistType, length: Int64(playlist.count), rangesSupported: false,
                                                entirelyAvailable: true, to: handle) {
                     return refusal
                 }
@@ -38,17 +40,20 @@ extension ResourceLoaderDelegate {
                 return nil
             }
             if let refusal { throw refusal }
-            log.served(url, since: start, fromCache: 0, fromNetwork: Int64(playlist.count))
+            log.served(handle.url, since: start, fromCache: 0, fromNetwork: Int64(playlist.count))
         } catch {
             await fail(handle, error, since: start)
         }
     }
 
-    /// The body and `Content-Type` of the proxy's answer for `proxied`.
-    private func fetch(_ proxied: URL) async throws -> (Data, String?) {
+    /// The media type a playlist is described with.
+    private static let playlistType = "application/vnd.apple.mpegurl"
+
+    /// The body of the proxy's answer for `proxied`, which plays `url`.
+    private func fetch(_ proxied: URL, for url: URL) async throws -> Data {
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: proxied.absoluteString), timeout: .seconds(30))
         let body = try await response.body.collect(upTo: Int(Playlist.maximumSize))
         guard response.status == .ok else { throw LoaderError.origin(.status(Int(response.status.code), url: url)) }
-        return (Data(buffer: body), response.headers.first(name: "Content-Type"))
+        return Data(buffer: body)
     }
 }

@@ -26,12 +26,21 @@ extension ResourceLoaderDelegate {
     /// like any bytes: the content probe has already stored them, so this costs nothing, and a
     /// player that expects them gets them.
     func serve(_ handle: RequestHandle, id: ObjectIdentifier) async {
-        if ContentTypes.isPlaylist(url) {
+        if await isPlaylist(handle.url) {
             await servePlaylist(handle)
         } else {
             await serveBytes(handle, id: id)
         }
         await onQueue { self.ended(id) }
+    }
+
+    /// Whether `url` is an HLS playlist, decided as the proxy decides it: by its path, else by
+    /// the type and first line the origin gives (``PlaylistDetection``). `false` when that
+    /// cannot be learnt; serving its bytes then reports why.
+    private func isPlaylist(_ url: URL) async -> Bool {
+        if PlaylistDetection.hasPlaylistExtension(url) { return true }
+        guard let loader = try? cache.loader(), let record = try? await loader.contentRecord(for: url) else { return false }
+        return await PlaylistDetection.isPlaylist(url, info: record.contentInfo, loader: loader)
     }
 
     private func serveBytes(_ handle: RequestHandle, id: ObjectIdentifier) async {
@@ -41,12 +50,12 @@ extension ResourceLoaderDelegate {
         do {
             let loader = try cache.loader()
             if await onQueue({ handle.request.contentInformationRequest != nil }) {
-                let record = try await loader.contentRecord(for: url)
+                let record = try await loader.contentRecord(for: handle.url)
                 if let refusal = await onQueue({ self.describe(record, to: handle) }) { throw refusal }
             }
             if let wanted = await onQueue({ Self.wanted(handle) }) {
                 let length = wanted.end.map { max($0 - wanted.offset, 0) }
-                stream: for try await chunk in loader.read(url, ByteRequest(offset: wanted.offset, length: length)) {
+                stream: for try await chunk in loader.read(handle.url, ByteRequest(offset: wanted.offset, length: length)) {
                     switch await onQueue({ self.deliver(chunk.bytes, to: handle, id: id) }) {
                     case .delivered:
                         if chunk.source == .cache { fromCache += Int64(chunk.bytes.count) } else { fromNetwork += Int64(chunk.bytes.count) }
@@ -59,7 +68,7 @@ extension ResourceLoaderDelegate {
             await onQueue {
                 // A superseded request that ran out of allowance stays open for AVPlayer to cancel.
                 guard self.mayDeliver(0, for: id) || !handle.wantsToEnd else { return }
-                self.log.served(self.url, since: start, fromCache: cached, fromNetwork: fetched)
+                self.log.served(handle.url, since: start, fromCache: cached, fromNetwork: fetched)
                 handle.finish()
             }
         } catch {
@@ -72,15 +81,15 @@ extension ResourceLoaderDelegate {
     /// with the error, which the error log records.
     func fail(_ handle: RequestHandle, _ error: any Error, since start: Date, fromCache: Int64 = 0, fromNetwork: Int64 = 0) async {
         if Task.isCancelled {
-            log.served(url, since: start, fromCache: fromCache, fromNetwork: fromNetwork)
+            log.served(handle.url, since: start, fromCache: fromCache, fromNetwork: fromNetwork)
             return
         }
-        let failure = Self.failure(error, url: url)
+        let failure = Self.failure(error, url: handle.url)
         if case .rangeNotSatisfiable? = failure as? LoaderError {
             await onQueue { handle.finish() }
             return
         }
-        log.failed(url, failure)
+        log.failed(handle.url, failure)
         await onQueue { handle.finish(with: failure) }
     }
 
@@ -101,9 +110,9 @@ extension ResourceLoaderDelegate {
                   to handle: RequestHandle) -> MediaCacheError? {
         guard handle.isOpen, let information = handle.request.contentInformationRequest else { return nil }
         let allowed = information.allowedContentTypes
-        let type = ContentTypes.contentType(mimeType: mimeType, url: url, allowed: allowed)
+        let type = ContentTypes.contentType(mimeType: mimeType, url: handle.url, allowed: allowed)
         if let allowed, !allowed.isEmpty, type == nil {
-            return .contentTypeNotAllowed(url, mimeType: mimeType, allowed: allowed)
+            return .contentTypeNotAllowed(handle.url, mimeType: mimeType, allowed: allowed)
         }
         information.contentType = type
         information.contentLength = length ?? -1

@@ -8,10 +8,11 @@ import MediaCache
 
 /// Serves one asset's loading requests from the cache and the network through the core loader.
 ///
-/// Each request is served by a task of its own, keyed by the request: content information
-/// from the stored record (instant, also offline) or the origin's probe, then the bytes from
-/// `currentOffset` in chunks as they arrive. Every touch of a request happens on ``queue``, the
-/// queue AVFoundation calls the delegate on; each request is finished at most once.
+/// Each request is served by a task of its own, keyed by the request, for the URL it names
+/// (the asset's own, or a URL a playlist served through the caching scheme leads to): content
+/// information from the stored record (instant, also offline) or the origin's probe, then the
+/// bytes from `currentOffset` in chunks as they arrive. Every touch of a request happens on
+/// ``queue``, the queue AVFoundation calls the delegate on; each request is finished at most once.
 final class ResourceLoaderDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
     // @unchecked: `requests` and every loading request are touched only on `queue`, a serial
     // queue; everything else is immutable or Sendable.
@@ -27,23 +28,21 @@ final class ResourceLoaderDelegate: NSObject, AVAssetResourceLoaderDelegate, @un
 
     /// The private serial queue of the delegate's methods and of every touch of a request.
     let queue = DispatchQueue(label: "mediacache.resource-loader")
-    let url: URL
     let cache: MediaCache
     let log = LoadingLog()
     private var requests: [ObjectIdentifier: Serving] = [:]
 
-    init(url: URL, cache: MediaCache) {
-        self.url = url
+    init(cache: MediaCache) {
         self.cache = cache
     }
 
     func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
                         shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
-        guard CachingScheme.originalURL(for: loadingRequest.request.url) != nil else { return false }
+        guard let url = CachingScheme.originalURL(for: loadingRequest.request.url) else { return false }
         let id = ObjectIdentifier(loadingRequest)
-        let handle = RequestHandle(loadingRequest)
-        if loadingRequest.dataRequest != nil, let allowance = cache.configuration.resourceLoading.supersededAllowance {
-            for (other, serving) in requests where serving.allowance == nil && serving.request.wantsToEnd {
+        let handle = RequestHandle(loadingRequest, url: url)
+        if let allowance = cache.configuration.resourceLoading.supersededAllowance {
+            for (other, serving) in requests where serving.allowance == nil && serving.request.isReplaced(by: handle) {
                 requests[other]?.allowance = allowance
             }
         }
@@ -98,12 +97,31 @@ struct RequestHandle: @unchecked Sendable {
     // @unchecked: AVAssetResourceLoadingRequest is not Sendable; every use goes through the
     // delegate's serial queue.
     let request: AVAssetResourceLoadingRequest
+    /// The original URL the request names.
+    let url: URL
 
-    init(_ request: AVAssetResourceLoadingRequest) {
+    init(_ request: AVAssetResourceLoadingRequest, url: URL) {
         self.request = request
+        self.url = url
     }
 
-    var wantsToEnd: Bool { request.dataRequest?.requestsAllDataToEndOfResource == true }
+    /// Whether the request wants everything from its offset: the flag, or the `Int.max` length
+    /// AVPlayer sends while the length is unknown.
+    var wantsToEnd: Bool {
+        guard let data = request.dataRequest else { return false }
+        return data.requestsAllDataToEndOfResource || data.requestedLength == Int.max
+    }
+
+    /// Whether `newer` replaces this request, as a player's seek does: both want the same
+    /// resource to its end, and `newer` starts at or past the next byte this one would deliver,
+    /// so that what this one would fetch next was skipped or is asked again. A reader starting
+    /// behind it (an `AVPlayerLooper` copy from the start) or a ranged read (an image
+    /// generator's) is another consumer, which leaves it alone.
+    func isReplaced(by newer: RequestHandle) -> Bool {
+        guard newer.url == url, wantsToEnd, newer.wantsToEnd,
+              let current = request.dataRequest?.currentOffset, let start = newer.request.dataRequest?.requestedOffset else { return false }
+        return start >= current
+    }
 
     /// Whether the request can still take data: neither finished nor cancelled.
     var isOpen: Bool { !request.isFinished && !request.isCancelled }

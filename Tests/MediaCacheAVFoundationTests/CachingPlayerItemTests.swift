@@ -33,7 +33,7 @@ import Testing
             == "com.apple.quicktime-movie")
         #expect(ContentTypes.uti(mimeType: nil, url: URL(string: "https://c/a.wav")!) == "com.microsoft.waveform-audio")
         #expect(ContentTypes.uti(mimeType: nil, url: url) == nil)
-        #expect(ContentTypes.isPlaylist(URL(string: "https://c/live/index.m3u8")!))
+        #expect(ContentTypes.uti(mimeType: nil, url: URL(string: "https://c/live/index.m3u8")!) == "public.m3u-playlist")
     }
 
     @MainActor @Test func anItemPlaysProgressiveMediaThroughItsOwnAsset() async throws {

@@ -66,9 +66,10 @@ final class ResourceLoaderSimulator {
         return issue(AVAssetResourceLoadingDataRequest(offset: offset, length: length ?? rest, toEnd: length == nil))
     }
 
-    /// A data request exactly as given.
-    func issue(_ data: AVAssetResourceLoadingDataRequest) -> Request {
-        let loading = AVAssetResourceLoadingRequest(url: url, contentInformation: nil, data: data)
+    /// A data request exactly as given, for the asset's URL or `other` (a caching-scheme URL
+    /// that a playlist served through the loader leads to).
+    func issue(_ data: AVAssetResourceLoadingDataRequest, for other: URL? = nil) -> Request {
+        let loading = AVAssetResourceLoadingRequest(url: other ?? url, contentInformation: nil, data: data)
         precondition(loader.issue(loading), "the delegate refused a data request")
         return Request(loading: loading)
     }

@@ -43,15 +43,10 @@ public final class MediaCache: Sendable {
         var owned: (store: MediaStore, origin: HTTPOrigin)?
     }
 
-    private enum Proxy: Sendable {
-        case none
-        case running(Task<ProxyURL, any Error>, server: Task<Void, any Error>)
-    }
-
     /// What the cache was made with.
     public let configuration: Configuration
     private let opened: Locked<Opened?>
-    private let proxy = Locked(Proxy.none)
+    private let proxy = Locked<EmbeddedProxy?>(nil)
     private let downloads = Locked<Task<DownloadManager, any Error>?>(nil)
 
     /// A cache that opens the store in `configuration.directory` on first use.
@@ -141,10 +136,13 @@ public final class MediaCache: Sendable {
     }
 
     /// The URL that plays `url` through the embedded loopback proxy, which starts on first use
-    /// (one per cache, on a free port, with a random token in the path).
+    /// (one per cache, on a free port, with a random token in the path) and is checked to
+    /// still listen (see ``verifyProxy()``).
     public func proxyURL(for url: URL) async throws -> URL {
-        let urls = try await embeddedProxy().value
-        guard let proxied = urls.url(for: url) else { throw MediaCacheError.notHTTP(url) }
+        let proxy = embeddedProxy()
+        _ = try await proxy.urls()
+        await proxy.verify()
+        guard let proxied = try await proxy.urls().url(for: url) else { throw MediaCacheError.notHTTP(url) }
         return proxied
     }
 
@@ -153,49 +151,47 @@ public final class MediaCache: Sendable {
     /// launch in apps that play HLS. Returns the proxy's root URL.
     @discardableResult
     public func startProxy() async throws -> URL {
-        try await embeddedProxy().value.root
+        try await embeddedProxy().urls().root
     }
 
-    private func embeddedProxy() throws -> Task<ProxyURL, any Error> {
-        let opened = try resources()
-        return proxy.withLock { proxy in
-            if case .running(let urls, _) = proxy { return urls }
-            let token = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            var configuration = ProxyServer.Configuration(host: "127.0.0.1", port: 0)
-            configuration.token = token
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let server = Task {
-                defer { continuation.finish() }
+    /// Checks that the embedded proxy still accepts connections and, when iOS has taken its
+    /// listening socket (it does in suspended apps), binds it again on the same port, so that
+    /// URLs already handed to players keep working. The cache calls it when the app returns to
+    /// the foreground and before each playlist it serves; call it yourself before handing a
+    /// player a proxy URL you kept.
+    public func verifyProxy() async {
+        guard let proxy = self.proxy.withLock({ $0 }) else { return }
+        await proxy.verify()
+    }
+
+    private func embeddedProxy() -> EmbeddedProxy {
+        proxy.withLock { proxy in
+            if let proxy { return proxy }
+            let made = EmbeddedProxy { [weak self] configuration in
+                guard let self else { throw MediaCacheError.proxyDidNotStart }
                 // One preloader and one download manager for the app: the proxy's API sees the
                 // app's preloads and downloads, and a downloaded playlist is restricted offline.
-                try await ProxyServer(loader: opened.loader, preloader: opened.preloader, downloads: self.downloadManager(),
-                                      configuration: configuration)
-                    .run(handlingSignals: false) { continuation.yield($0) }
+                let opened = try self.resources()
+                return try await ProxyServer(loader: opened.loader, preloader: opened.preloader, downloads: self.downloadManager(),
+                                             configuration: configuration)
             }
-            let urls = Task {
-                for await port in ports { return ProxyURL(host: "127.0.0.1", port: port, token: token) }
-                _ = try await server.value
-                throw MediaCacheError.proxyDidNotStart
-            }
-            proxy = .running(urls, server: server)
-            return urls
+            ForegroundObserver.observe { [weak made] in await made?.verify() }
+            proxy = made
+            return made
         }
     }
 
     /// Starts the embedded proxy in the background, for a caller that cannot wait (an item
-    /// being made); a failure surfaces when the proxy is asked for.
+    /// being made): the store opens there too, never on the caller's thread. A failure
+    /// surfaces when the proxy is asked for.
     func startProxyInBackground() {
-        _ = try? embeddedProxy()
+        embeddedProxy().start()
     }
 
     /// Stops the embedded proxy, preloads and downloads (running ones resume at the next open),
     /// and closes the store if this cache opened it.
     public func close() async throws {
-        if case .running(_, let server) = proxy.withLock({ $0 }) {
-            server.cancel()
-            _ = await server.result
-        }
-        proxy.withLock { $0 = .none }
+        await proxy.withLock({ $0 })?.stop()
         if let manager = downloads.withLock({ downloads in defer { downloads = nil }; return downloads }) {
             await (try? manager.value)?.shutdown()
         }

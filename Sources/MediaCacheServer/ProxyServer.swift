@@ -149,6 +149,8 @@ public enum ProxyServerError: Error, Hashable, CustomStringConvertible {
     case portInUse(host: String, port: Int)
     /// The address cannot be listened on, for the reason given.
     case cannotListen(host: String, port: Int, reason: String)
+    /// The listening socket closed while the server ran (iOS reclaims those of suspended apps).
+    case listenerClosed(host: String, port: Int)
 
     /// `error` as a precise reason when it is a failure to bind `configuration`'s address;
     /// otherwise the server stopped for a reason of its own, which is passed on as it is.
@@ -170,6 +172,8 @@ public enum ProxyServerError: Error, Hashable, CustomStringConvertible {
             "port \(port) on \(host) is in use by another process; choose another with --port, or --port 0 for a free one"
         case .cannotListen(let host, let port, let reason):
             "cannot listen on \(host):\(port): \(reason)"
+        case .listenerClosed(let host, let port):
+            "the listening socket on \(host):\(port) was closed by the system"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOPosix
@@ -47,15 +48,26 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
     func run() async throws {
         let tasks = ConnectionTasks()
         let listeners = try await listen(tasks: tasks)
-        await onListening(listeners.first?.channel.localAddress?.port ?? port)
+        let boundPort = listeners.first?.channel.localAddress?.port ?? port
+        await onListening(boundPort)
         // Each completed once its listener has closed and every connection it accepted.
         let closed = listeners.map { $0.channel.eventLoop.makePromise(of: Void.self) }
+        let stopping = NIOLockedValueBox(false)
         let shutDown: @Sendable () -> Void = {
+            let first = stopping.withLockedValue { stopping in
+                defer { stopping = true }
+                return !stopping
+            }
+            guard first else { return }
             for (listener, promise) in zip(listeners, closed) { listener.quiescing.initiateShutdown(promise: promise) }
         }
-        await withTaskCancellationHandler {
+        let lost = await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                for promise in closed { try? await promise.futureResult.get() }
+                await Self.firstClose(of: listeners.map(\.channel)) {
+                    guard !stopping.withLockedValue({ $0 }) else { return false }
+                    shutDown()
+                    return true
+                }
             } onGracefulShutdown: {
                 shutDown()
             }
@@ -63,7 +75,27 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
             tasks.cancelAll()
             shutDown()
         }
+        if lost {
+            // The system took a listening socket (iOS does so in a suspended app): the others
+            // were closed with it, and the connections already accepted finish on their own.
+            logger.error("the listening socket closed", metadata: ["host": "\(host)", "port": "\(boundPort)"])
+            throw ProxyServerError.listenerClosed(host: host, port: boundPort)
+        }
+        for promise in closed { try? await promise.futureResult.get() }
         await tasks.waitForAll()
+    }
+
+    /// Waits until one of `channels` closed, then until all have; `closedFirst` is asked once,
+    /// at the first close, and its answer returned. It closes the others when the close was
+    /// not asked for.
+    private static func firstClose(of channels: [any Channel], closedFirst: @escaping @Sendable () -> Bool) async -> Bool {
+        await withTaskGroup(of: Void.self) { group in
+            for channel in channels {
+                group.addTask { try? await channel.closeFuture.get() }
+            }
+            await group.next()
+            return closedFirst()
+        }
     }
 
     /// A listening socket, and what closes it and its connections gracefully.

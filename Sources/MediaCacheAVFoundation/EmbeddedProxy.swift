@@ -1,0 +1,163 @@
+import Foundation
+import Logging
+import MediaCache
+import MediaCacheServer
+import NIOCore
+import NIOPosix
+
+/// The loopback proxy an app's HLS plays through: started on first use on a free port, with a
+/// random token in its paths, and kept listening.
+///
+/// iOS takes the listening sockets of suspended apps. When the listener closes under it, or a
+/// check finds the port no longer answering (``verify()``: on use, and when the app returns
+/// to the foreground), it binds again on the same port, so that URLs already handed to players
+/// keep working. If another process took that port meanwhile, it binds a free one: items made
+/// from then on use it, and the error log says that URLs handed out before stop working.
+final class EmbeddedProxy: Sendable {
+    private struct State {
+        var urls: ProxyURL?
+        var waiters: [CheckedContinuation<ProxyURL, any Error>] = []
+        var failure: (any Error)?
+        /// The port it last listened on.
+        var bound: Int?
+        var server: Task<Void, any Error>?
+        var restart = false
+    }
+
+    private let token = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    private let serve: @Sendable (ProxyServer.Configuration) async throws -> ProxyServer
+    private let state = Locked(State())
+    private let supervisor = Locked<Task<Void, Never>?>(nil)
+    private let logger = Logger(label: "mediacache.embedded-proxy")
+
+    /// A proxy whose servers `serve` makes for a configuration (its address, port and token).
+    init(serve: @escaping @Sendable (ProxyServer.Configuration) async throws -> ProxyServer) {
+        self.serve = serve
+    }
+
+    /// Starts the proxy unless it runs.
+    func start() {
+        supervisor.withLock { supervisor in
+            guard supervisor == nil else { return }
+            supervisor = Task { await self.supervise() }
+        }
+    }
+
+    /// The proxy's URLs, once it listens; starts it on first use.
+    ///
+    /// - Throws: Why the proxy stopped for good (``MediaCacheError/proxyDidNotStart`` when it
+    ///   never listened).
+    func urls() async throws -> ProxyURL {
+        start()
+        return try await withCheckedThrowingContinuation { continuation in
+            let ready = state.withLock { state -> Result<ProxyURL, any Error>? in
+                if let urls = state.urls { return .success(urls) }
+                if let failure = state.failure { return .failure(failure) }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+
+    /// Checks that the proxy accepts connections on its port, and binds it again there when it
+    /// does not. Returns once it listens again.
+    func verify() async {
+        guard let urls = state.withLock({ $0.urls }) else { return }
+        guard await !Self.accepts(host: urls.host, port: urls.port) else { return }
+        logger.warning("the embedded proxy stopped answering; binding it again", metadata: ["port": "\(urls.port)"])
+        let server = state.withLock { state -> Task<Void, any Error>? in
+            state.urls = nil
+            state.restart = true
+            return state.server
+        }
+        server?.cancel()
+        _ = try? await self.urls()
+    }
+
+    /// Stops the proxy; it starts again on next use.
+    func stop() async {
+        let running = supervisor.withLock { supervisor in
+            defer { supervisor = nil }
+            return supervisor
+        }
+        running?.cancel()
+        await running?.value
+        state.withLock { $0 = State() }
+    }
+
+    /// Runs servers until cancelled: again on the same port when the listener was lost, on a
+    /// free one when that port was taken.
+    private func supervise() async {
+        var port = 0
+        while !Task.isCancelled {
+            var configuration = ProxyServer.Configuration(host: "127.0.0.1", port: port)
+            configuration.token = token
+            let server = Task { [serve, token] in
+                try await serve(configuration).run(handlingSignals: false) { bound in
+                    self.listening(ProxyURL(host: "127.0.0.1", port: bound, token: token))
+                }
+            }
+            state.withLock { $0.server = server }
+            let result = await withTaskCancellationHandler { await server.result } onCancel: { server.cancel() }
+            let (restart, bound) = state.withLock { state in
+                defer { state.restart = false }
+                return (state.restart && !Task.isCancelled, state.bound)
+            }
+            switch result {
+            case .success where restart:
+                port = bound ?? port
+            case .success:
+                stopped(MediaCacheError.proxyDidNotStart)
+                return
+            case .failure(ProxyServerError.listenerClosed(_, let lost)):
+                logger.warning("the embedded proxy's listening socket closed; binding it again", metadata: ["port": "\(lost)"])
+                state.withLock { $0.urls = nil }
+                port = lost
+            case .failure(ProxyServerError.portInUse(_, let taken)) where port != 0:
+                logger.error("""
+                    port \(taken) of the embedded proxy was taken by another process; it listens on a free port now: \
+                    items made from now on use it, URLs handed to players before stop working
+                    """)
+                port = 0
+            case .failure(let error):
+                stopped(error)
+                return
+            }
+        }
+        stopped(MediaCacheError.proxyDidNotStart)
+    }
+
+    private func listening(_ urls: ProxyURL) {
+        let waiters = state.withLock { state in
+            state.urls = urls
+            state.bound = urls.port
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: urls) }
+    }
+
+    /// Fails whoever waits for the proxy, and later callers, with `failure`.
+    private func stopped(_ failure: any Error) {
+        let waiters = state.withLock { state in
+            state.failure = failure
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(throwing: failure) }
+    }
+
+    /// Whether a connection to `host`:`port` is accepted within a second.
+    private static func accepts(host: String, port: Int) async -> Bool {
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(1))
+                .connect(host: host, port: port).get()
+            try? await channel.close()
+            return true
+        } catch {
+            return false
+        }
+    }
+}

@@ -2,8 +2,6 @@ import Foundation
 import Logging
 import MediaCache
 import MediaCacheServer
-import NIOCore
-import NIOPosix
 
 /// The loopback proxy an app's HLS plays through: started on first use on a free port, with a
 /// random token in its paths, and kept listening.
@@ -60,18 +58,25 @@ final class EmbeddedProxy: Sendable {
         }
     }
 
-    /// Checks that the proxy accepts connections on its port, and binds it again there when it
-    /// does not. Returns once it listens again.
+    /// Checks that the proxy still answers on its port, and binds it again there when it does
+    /// not. Returns once it listens again (at once when it never started).
     func verify() async {
-        guard let urls = state.withLock({ $0.urls }) else { return }
-        guard await !Self.accepts(host: urls.host, port: urls.port) else { return }
-        logger.warning("the embedded proxy stopped answering; binding it again", metadata: ["port": "\(urls.port)"])
+        guard supervisor.withLock({ $0 != nil }) else { return }
+        guard let urls = state.withLock({ $0.urls }) else {
+            _ = try? await self.urls()
+            return
+        }
+        guard await !Self.answers(urls) else { return }
         let server = state.withLock { state -> Task<Void, any Error>? in
+            guard state.urls == urls else { return nil }   // a restart already under way
             state.urls = nil
             state.restart = true
             return state.server
         }
-        server?.cancel()
+        if let server {
+            logger.warning("the embedded proxy stopped answering; binding it again", metadata: ["port": "\(urls.port)"])
+            server.cancel()
+        }
         _ = try? await self.urls()
     }
 
@@ -148,16 +153,11 @@ final class EmbeddedProxy: Sendable {
         for waiter in waiters { waiter.resume(throwing: failure) }
     }
 
-    /// Whether a connection to `host`:`port` is accepted within a second.
-    private static func accepts(host: String, port: Int) async -> Bool {
-        do {
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(1))
-                .connect(host: host, port: port).get()
-            try? await channel.close()
-            return true
-        } catch {
-            return false
-        }
+    /// Whether the proxy at `urls` answers as itself within two seconds: its API names a proxy
+    /// URL with its token. Another process on the port, or none, fails.
+    private static func answers(_ urls: ProxyURL) async -> Bool {
+        guard let probe = URL(string: urls.root.absoluteString + "api/url?u=http%3A%2F%2Fprobe.invalid%2F"),
+              let answer = try? await LoopbackClient.get(probe, timeout: 2, limit: 4096) else { return false }
+        return answer.status == 200 && String(decoding: answer.body, as: UTF8.self).hasPrefix(urls.root.absoluteString)
     }
 }

@@ -3,11 +3,9 @@ import AVFoundation
 #else
 import AVFoundationShim
 #endif
-import AsyncHTTPClient
 import Foundation
 import MediaCache
 import MediaCacheHLS
-import NIOFoundationCompat
 
 extension ResourceLoaderDelegate {
     /// Serves an HLS playlist request: waits, without blocking anyone, for the embedded proxy,
@@ -51,9 +49,8 @@ extension ResourceLoaderDelegate {
 
     /// The body of the proxy's answer for `proxied`, which plays `url`.
     private func fetch(_ proxied: URL, for url: URL) async throws -> Data {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: proxied.absoluteString), timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: Int(Playlist.maximumSize))
-        guard response.status == .ok else { throw LoaderError.origin(.status(Int(response.status.code), url: url)) }
-        return Data(buffer: body)
+        let answer = try await LoopbackClient.get(proxied, timeout: 30, limit: Int(Playlist.maximumSize))
+        guard answer.status == 200 else { throw LoaderError.origin(.status(answer.status, url: url)) }
+        return answer.body
     }
 }

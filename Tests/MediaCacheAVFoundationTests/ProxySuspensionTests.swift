@@ -2,6 +2,7 @@
 import AsyncHTTPClient
 import AVFoundationShim
 import Foundation
+import Glibc
 import MediaCache
 import MediaCacheAVFoundation
 import MediaCacheTesting
@@ -31,6 +32,33 @@ import Testing
             let body = try await Self.get(segment, within: .seconds(20))
             #expect(body == Self.segment.bytes(in: 0 ..< 50_000))
         }
+    }
+
+    @Test func aProxyWhosePortWasTakenMeanwhileListensOnAnother() async throws {
+        try await AdapterHarness.run { harness in
+            let segment = try await Self.playlistSegmentURL(harness)
+            let port = try #require(segment.port)
+            let occupant = try ListeningSockets.occupy(port: port)
+            defer { close(occupant) }
+            #expect(try ListeningSockets.shutDown(port: port, sparing: occupant) > 0)
+            try await Self.waitUntilMoved(harness.cache, from: port)
+            let (_, player) = harness.simulator("/live/index.m3u8")
+            let answered = await player.contentInformation(allowed: ["public.m3u-playlist"], toEnd: true).0.finished()
+            let text = String(decoding: answered.received, as: UTF8.self)
+            let line = try #require(text.split(separator: "\n").first { $0.hasSuffix("segment0.ts") })
+            let body = try await Self.get(try #require(URL(string: String(line))), within: .seconds(20))
+            #expect(body == Self.segment.bytes(in: 0 ..< 50_000), "a new item plays through the new port")
+        }
+    }
+
+    /// Returns once the proxy listens on a port other than `port`; throws after 20 seconds.
+    private static func waitUntilMoved(_ cache: MediaCache, from port: Int) async throws {
+        for _ in 0 ..< 400 {
+            await cache.verifyProxy()
+            if try await cache.startProxy().port != port { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the proxy still names port \(port)")
     }
 
     private static let segment = TestOrigin.Content.pattern(length: 50_000, seed: 7, mimeType: "video/mp2t")

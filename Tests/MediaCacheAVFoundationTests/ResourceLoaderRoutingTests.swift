@@ -57,14 +57,14 @@ import Testing
 
     @Test func aSeekingReadStillCapsTheRequestItReplaces() async throws {
         try await AdapterHarness.run(configure: { $0.resourceLoading.supersededAllowance = 64 << 10 }) { harness in
-            let file = harness.serve("/a.mp4", length: 2 << 20, bytesPerSecond: 2 << 20)
+            let file = harness.serve("/a.mp4", length: 4 << 20, bytesPerSecond: 2 << 20)
             let (_, player) = harness.simulator("/a.mp4")
             let forgotten = player.read(from: 0)
             await forgotten.bytes(100_000)
-            let sought = await player.read(from: forgotten.data.currentOffset).finished()
-            #expect(Bytes(sought.received) == Bytes(file.suffix(from: Int(sought.data.requestedOffset))))
+            let sought = await player.read(from: 3 << 20).finished()   // a seek ahead whose cancel never came
+            #expect(Bytes(sought.received) == Bytes(file.suffix(from: 3 << 20)))
             #expect(!forgotten.loading.isFinished, "capped, it stays open for AVPlayer to cancel")
-            #expect(forgotten.received.count < 1 << 20)
+            #expect(forgotten.received.count < 3 << 20)
         }
     }
 

@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "MediaCache", targets: ["MediaCache"]),
         .library(name: "MediaCacheHTTP", targets: ["MediaCacheHTTP"]),
+        .library(name: "MediaCacheURLSession", targets: ["MediaCacheURLSession"]),
         .library(name: "MediaCacheHLS", targets: ["MediaCacheHLS"]),
         .library(name: "MediaCacheServer", targets: ["MediaCacheServer"]),
         .library(name: "MediaCacheAVFoundation", targets: ["MediaCacheAVFoundation"]),
@@ -59,6 +60,13 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            swiftSettings: strict
+        ),
+        // The origin over an app's URLSession: the adapter's on Apple platforms, with no
+        // dependency beyond the core.
+        .target(
+            name: "MediaCacheURLSession",
+            dependencies: ["MediaCache"],
             swiftSettings: strict
         ),
         .target(
@@ -167,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheLoaderTests",
-            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting"],
+            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting", "MediaCacheURLSession"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -16,10 +16,14 @@ extension TestOrigin {
         let path = String(uri.split(separator: "?", maxSplits: 1).first ?? "")
         let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
         return state.withLock { state in
+            let sent = Dictionary(headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { first, _ in first })
             state.requests.append(Request(method: method, path: path, range: header("Range"), ifRange: header("If-Range"),
-                                          ifNoneMatch: header("If-None-Match")))
+                                          ifNoneMatch: header("If-None-Match"), headers: sent))
             if let target = state.redirects[path] {
                 return Reply(status: 302, headers: [("Location", "http://127.0.0.1:\(port)\(target)")])
+            }
+            if let required = state.requirements[path], header(required.name) != required.value {
+                return Reply(status: 401, headers: [("WWW-Authenticate", "Bearer")])
             }
             let misbehavior = state.misbehaviors[path] ?? Misbehavior()
             var reply = Self.plan(method: method, rangeHeader: header("Range"), ifRange: header("If-Range"),

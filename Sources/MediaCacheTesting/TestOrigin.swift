@@ -117,6 +117,8 @@ public final class TestOrigin: Sendable {
         public var ifRange: String?
         /// The `If-None-Match` header, if sent.
         public var ifNoneMatch: String?
+        /// Every header sent, by lowercased name.
+        public var headers: [String: String] = [:]
     }
 
     struct State {
@@ -127,6 +129,8 @@ public final class TestOrigin: Sendable {
         var requests: [Request] = []
         var versions: [String: Int] = [:]
         var redirects: [String: String] = [:]
+        /// A header each path answers 401 without, with the value it wants.
+        var requirements: [String: (name: String, value: String)] = [:]
         /// Bodies held by ``Misbehavior/holdsBodies``, each a start of its sending.
         var heldBodies: [String: [@Sendable () -> Void]] = [:]
     }
@@ -212,6 +216,11 @@ public final class TestOrigin: Sendable {
     }
 
     /// Replaces the bytes at `path` with a new version of the same length and a new entity tag.
+    /// Answers `401` to requests for `path` that do not send `name` with `value`.
+    public func require(_ name: String, _ value: String, for path: String) {
+        state.withLock { $0.requirements[path] = (name, value) }
+    }
+
     public func changeContent(of path: String) {
         state.withLock { state in
             guard let old = state.contents[path] else { return }

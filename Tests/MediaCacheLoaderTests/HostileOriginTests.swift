@@ -20,10 +20,10 @@ import Testing
         ("everything at once", .init(lowercasesHeaders: true, chunked: true, dropsAfter: 200_000, failsFirst: 1)),
     ]
 
-    @Test(arguments: tolerated.indices)
-    func toleratedMisbehaviourStillGivesExactBytes(_ index: Int) async throws {
+    @Test(arguments: OriginKind.allCases, tolerated.indices)
+    func toleratedMisbehaviourStillGivesExactBytes(_ kind: OriginKind, _ index: Int) async throws {
         let (name, misbehavior) = Self.tolerated[index]
-        try await LoaderHarness.run { harness in
+        try await LoaderHarness.run(origin: kind) { harness in
             let length: Int64 = 600_000
             let content = harness.serve("/a.mp4", length: length, misbehavior: misbehavior)
             let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
@@ -39,8 +39,9 @@ import Testing
         }
     }
 
-    @Test func aContentRangeThatDoesNotStartWhereAskedIsAPreciseError() async throws {
-        try await LoaderHarness.run { harness in
+    @Test(arguments: OriginKind.allCases)
+    func aContentRangeThatDoesNotStartWhereAskedIsAPreciseError(_ kind: OriginKind) async throws {
+        try await LoaderHarness.run(origin: kind) { harness in
             harness.serve("/a.mp4", length: 100_000)
             _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
             harness.origin.setMisbehavior(.init(shiftsContentRange: 10), for: "/a.mp4")
@@ -54,8 +55,9 @@ import Testing
         }
     }
 
-    @Test func errorStatusesReachTheReaderAndNothingIsCached() async throws {
-        try await LoaderHarness.run { harness in
+    @Test(arguments: OriginKind.allCases)
+    func errorStatusesReachTheReaderAndNothingIsCached(_ kind: OriginKind) async throws {
+        try await LoaderHarness.run(origin: kind) { harness in
             await #expect {
                 _ = try await harness.read("/missing.mp4", ByteRequest(offset: 0))
             } throws: { error in
@@ -119,8 +121,9 @@ import Testing
 
     /// An origin that answers with an empty body of unknown length (chunked, no ranges) is
     /// asked once: the read fails as for `Content-Length: 0`, instead of asking again forever.
-    @Test func anEmptyBodyOfUnknownLengthFailsTheReadAndIsAskedForOnce() async throws {
-        try await LoaderHarness.run { harness in
+    @Test(arguments: OriginKind.allCases)
+    func anEmptyBodyOfUnknownLengthFailsTheReadAndIsAskedForOnce(_ kind: OriginKind) async throws {
+        try await LoaderHarness.run(origin: kind) { harness in
             harness.serve("/empty.mp4", length: 0, misbehavior: .init(ignoresRange: true, chunked: true))
             await #expect {
                 _ = try await harness.read("/empty.mp4", ByteRequest(offset: 0))
@@ -132,8 +135,9 @@ import Testing
         }
     }
 
-    @Test func readingAtOrPastTheEndIsUnsatisfiableAndAnUnknownLengthIsLearnedAtEOF() async throws {
-        try await LoaderHarness.run { harness in
+    @Test(arguments: OriginKind.allCases)
+    func readingAtOrPastTheEndIsUnsatisfiableAndAnUnknownLengthIsLearnedAtEOF(_ kind: OriginKind) async throws {
+        try await LoaderHarness.run(origin: kind) { harness in
             let content = harness.serve("/live.ts", length: 300_000, misbehavior: .init(chunked: true))
             let url = harness.origin.url("/live.ts")
             let whole = try await harness.read("/live.ts", ByteRequest(offset: 100))

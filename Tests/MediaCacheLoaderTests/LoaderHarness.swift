@@ -1,7 +1,22 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import MediaCache
 import MediaCacheHTTP
 import MediaCacheTesting
+import MediaCacheURLSession
+import Testing
+
+/// Which of the real origins a harness fetches through.
+enum OriginKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// `HTTPOrigin` (SwiftNIO).
+    case nio
+    /// `URLSessionOrigin` (FoundationNetworking's `URLSession` here).
+    case urlSession
+
+    var testDescription: String { rawValue }
+}
 
 /// A store in a directory of its own, a loopback test origin, and a loader reading from it
 /// over real HTTP.
@@ -9,17 +24,22 @@ struct LoaderHarness {
     let origin: TestOrigin
     let directory: TemporaryDirectory
     let store: MediaStore
-    let http: HTTPOrigin
+    /// The origin the loader fetches through.
+    let source: any MediaOrigin
     let loader: MediaLoader
+
+    /// The origin as `HTTPOrigin`, for a harness made with `.nio`.
+    var http: HTTPOrigin { source as! HTTPOrigin }
 
     /// Runs `body` with a fresh harness and always shuts it down, also when `body` throws (an
     /// HTTP client dropped without shutdown traps).
     static func run(
+        origin kind: OriginKind = .nio,
         configureStore: (inout StoreConfiguration) -> Void = { _ in },
         configureLoader: (inout LoaderConfiguration) -> Void = { _ in },
         _ body: (LoaderHarness) async throws -> Void
     ) async throws {
-        let harness = try await start(configureStore: configureStore, configureLoader: configureLoader)
+        let harness = try await start(kind: kind, configureStore: configureStore, configureLoader: configureLoader)
         do {
             try await body(harness)
         } catch {
@@ -30,6 +50,7 @@ struct LoaderHarness {
     }
 
     private static func start(
+        kind: OriginKind,
         configureStore: (inout StoreConfiguration) -> Void,
         configureLoader: (inout LoaderConfiguration) -> Void
     ) async throws -> LoaderHarness {
@@ -42,13 +63,20 @@ struct LoaderHarness {
         var loaderConfiguration = LoaderConfiguration()
         loaderConfiguration.retry = .exponential(attempts: 5, initial: .milliseconds(10), maximum: .milliseconds(50))
         configureLoader(&loaderConfiguration)
-        let http = HTTPOrigin()
-        return LoaderHarness(origin: origin, directory: directory, store: store, http: http,
-                             loader: MediaLoader(store: store, origin: http, configuration: loaderConfiguration))
+        let source: any MediaOrigin = switch kind {
+        case .nio: HTTPOrigin()
+        case .urlSession: URLSessionOrigin(session: URLSession(configuration: .ephemeral))
+        }
+        return LoaderHarness(origin: origin, directory: directory, store: store, source: source,
+                             loader: MediaLoader(store: store, origin: source, configuration: loaderConfiguration))
     }
 
     func stop() async throws {
-        try await http.shutdown()
+        switch source {
+        case let http as HTTPOrigin: try await http.shutdown()
+        case let session as URLSessionOrigin: session.invalidate()
+        default: break
+        }
         try await origin.stop()
         try store.close()
         directory.remove()

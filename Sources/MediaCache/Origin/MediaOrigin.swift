@@ -2,8 +2,10 @@ import Foundation
 
 /// Where bytes come from: "fetch this range of this URL".
 ///
-/// `HTTPOrigin` in `MediaCacheHTTP` is the real implementation; `MediaCacheTesting` has a
-/// loopback test server to point it at. Every byte any reader gets passes through one.
+/// Two real implementations: `HTTPOrigin` in `MediaCacheHTTP` (SwiftNIO, for servers and the
+/// proxy on Linux) and `URLSessionOrigin` in `MediaCacheURLSession` (an app's own `URLSession`,
+/// the default on Apple platforms). `MediaCacheTesting` has a loopback test server to point
+/// them at. Every byte any reader gets passes through one.
 public protocol MediaOrigin: Sendable {
     /// Sends `request` and returns once the response head has arrived; the body streams
     /// from ``OriginResponse/body``. Cancelling the calling task stops the transfer.

@@ -1,6 +1,5 @@
 import Foundation
 import MediaCache
-import MediaCacheHTTP
 import Testing
 
 @Suite struct ResponseInterpreterTests {

@@ -1,11 +1,11 @@
 import Foundation
-import MediaCache
 
 /// Reads an HTTP response head as an ``OriginResponse/Kind`` and ``ContentInfo``, tolerating
 /// real origins: header names in any case, `200` where `206` was asked for, `Content-Length`
 /// where `Content-Range` has no total, `416` at the end of the resource.
 ///
-/// Pure, so every rule is tested without a socket.
+/// Pure, so every rule is tested without a socket; every origin (`HTTPOrigin`,
+/// `URLSessionOrigin`) reads its heads through it.
 public struct ResponseInterpreter: Sendable {
     /// The request the response answers.
     public var request: OriginRequest

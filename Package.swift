@@ -48,10 +48,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Running tasks on NIO event loops, shared by the HTTP origin and the proxy.
+        .target(
+            name: "MediaCacheEventLoops",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         .target(
             name: "MediaCacheHTTP",
             dependencies: [
                 "MediaCache",
+                "MediaCacheEventLoops",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -79,11 +86,10 @@ let package = Package(
             dependencies: [
                 "MediaCache",
                 "MediaCacheHLS",
-                "MediaCacheHTTP",
+                "MediaCacheEventLoops",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -104,15 +110,17 @@ let package = Package(
         ),
         .target(
             name: "MediaCacheAVFoundation",
+            // On Apple platforms an app that links the adapter fetches through its URLSession and
+            // links no TLS stack of its own: SwiftNIO's HTTP client (BoringSSL, AsyncHTTPClient)
+            // is the origin on Linux only (AppleDependencyTests).
             dependencies: [
                 "MediaCache",
-                "MediaCacheHTTP",
+                "MediaCacheURLSession",
                 "MediaCacheServer",
                 "MediaCacheHLS",
+                .target(name: "MediaCacheHTTP", condition: .when(platforms: [.linux])),
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -135,6 +143,8 @@ let package = Package(
                 "MediaCacheHTTP",
                 "MediaCacheServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
@@ -188,6 +198,7 @@ let package = Package(
             dependencies: [
                 "MediaCache",
                 "MediaCacheHTTP",
+                "MediaCacheEventLoops",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -218,6 +229,8 @@ let package = Package(
             dependencies: [
                 "MediaCacheAVFoundation",
                 "MediaCache",
+                "MediaCacheHTTP",
+                "MediaCacheURLSession",
                 "MediaCacheHLS",
                 "MediaCacheServer",
                 "MediaCacheTesting",

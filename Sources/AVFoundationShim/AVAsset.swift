@@ -4,6 +4,12 @@
 #if !canImport(AVFoundation)
 import Foundation
 
+/// An `AVURLAsset` option: `[HTTPCookie]` to send with the asset's HTTP requests (AVAsset.h).
+public let AVURLAssetHTTPCookiesKey = "AVURLAssetHTTPCookiesKey"
+
+/// An `AVURLAsset` option: the `User-Agent` of the asset's HTTP requests (AVAsset.h, iOS 16).
+public let AVURLAssetHTTPUserAgentKey = "AVURLAssetHTTPUserAgentKey"
+
 /// A timed media resource; not `Sendable`, as Apple's is not (AVAsset.h).
 open class AVAsset: NSObject {}
 

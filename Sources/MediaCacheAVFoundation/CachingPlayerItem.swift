@@ -36,6 +36,12 @@ public final class CachingPlayerItem: AVPlayerItem {
         self.init(asset: cache.asset(for: url))
     }
 
+    /// An item playing `url` through `cache` whose origin requests carry `headers`, such as an
+    /// authorization (see ``MediaCache/asset(for:options:headers:)``); callable from any thread.
+    public nonisolated convenience init(url: URL, cache: MediaCache = .shared, headers: [String: String]) {
+        self.init(asset: cache.asset(for: url, headers: headers))
+    }
+
     /// An item playing `url` through `cache` that loads `automaticallyLoadedAssetKeys` (such as
     /// `[]` to load nothing before it plays). On the main actor, as `AVPlayerItem`'s designated
     /// initializer is.

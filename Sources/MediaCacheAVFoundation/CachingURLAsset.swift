@@ -26,8 +26,12 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
     public let originalURL: URL
     let loaderDelegate: ResourceLoaderDelegate
 
-    /// An asset playing `url` (http or https) through `cache`.
-    public init(url: URL, cache: MediaCache, options: [String: Any]? = nil) {
+    /// An asset playing `url` (http or https) through `cache`. Its origin requests carry
+    /// `headers`, and the cookies, user agent and header fields its `options` name (see
+    /// ``MediaCache/asset(for:options:headers:)``).
+    public init(url: URL, cache: MediaCache, options: [String: Any]? = nil, headers: [String: String] = [:]) {
+        let sent = AssetRequestHeaders.headers(options: options, given: headers)
+        if !sent.isEmpty { cache.headers.set(sent, forServerOf: url) }
         originalURL = url
         loaderDelegate = ResourceLoaderDelegate(cache: cache)
         super.init(url: CachingScheme.cachingURL(for: url) ?? url, options: options)
@@ -67,8 +71,18 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
 extension MediaCache {
     /// The asset that plays `url` through this cache, made at once, without waiting for
     /// anything. For an HLS playlist it also starts the embedded proxy in the background.
-    public func asset(for url: URL, options: [String: Any]? = nil) -> CachingURLAsset {
+    ///
+    /// Its origin requests carry what an `AVURLAsset` would send for `options`
+    /// (`AVURLAssetHTTPCookiesKey`, `AVURLAssetHTTPUserAgentKey`, `AVURLAssetHTTPHeaderFieldsKey`)
+    /// and `headers`, over them: to the server of `url`, so that an HLS asset's playlists,
+    /// keys and segments there get them too (see ``headers``). They never change which cached
+    /// bytes the asset plays.
+    ///
+    /// ```swift
+    /// let asset = MediaCache.shared.asset(for: filmURL, headers: ["Authorization": "Bearer \(token)"])
+    /// ```
+    public func asset(for url: URL, options: [String: Any]? = nil, headers: [String: String] = [:]) -> CachingURLAsset {
         if PlaylistDetection.hasPlaylistExtension(url) { startProxyInBackground() }
-        return CachingURLAsset(url: url, cache: self, options: options)
+        return CachingURLAsset(url: url, cache: self, options: options, headers: headers)
     }
 }

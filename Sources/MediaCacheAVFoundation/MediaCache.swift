@@ -1,7 +1,9 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import MediaCache
 import MediaCacheHLS
-import MediaCacheHTTP
 import MediaCacheServer
 
 /// The cache an app plays and preloads through: one store, one loader, one preloader and, for
@@ -31,6 +33,11 @@ public final class MediaCache: Sendable {
         public var preload = PreloaderConfiguration()
         /// How the resource loader serves AVPlayer.
         public var resourceLoading = ResourceLoadingConfiguration()
+        /// The session media is fetched as: its configuration (headers, cookies, cellular and
+        /// Low Data Mode policy, proxies) and its delegate (authentication challenges,
+        /// certificate pinning, redirects) hold for every origin request. `nil`, the default:
+        /// `URLSession.shared` on Apple platforms; SwiftNIO's HTTP client on Linux.
+        public var session: URLSession?
 
         /// Creates the default configuration.
         public init() {}
@@ -40,11 +47,13 @@ public final class MediaCache: Sendable {
         var loader: MediaLoader
         var preloader: Preloader
         /// Set when this instance opened the store and made the origin, so that it closes them.
-        var owned: (store: MediaStore, origin: HTTPOrigin)?
+        var owned: (store: MediaStore, origin: AppOrigin)?
     }
 
     /// What the cache was made with.
     public let configuration: Configuration
+    /// The headers each asset's requests carry, per server (see ``asset(for:options:headers:)``).
+    public let headers: OriginHeaders
     private let opened: Locked<Opened?>
     private let proxy = Locked<EmbeddedProxy?>(nil)
     private let downloads = Locked<Task<DownloadManager, any Error>?>(nil)
@@ -52,12 +61,15 @@ public final class MediaCache: Sendable {
     /// A cache that opens the store in `configuration.directory` on first use.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        headers = OriginHeaders()
         opened = Locked(nil)
     }
 
-    /// A cache over a loader you own; closing the cache leaves the loader's store open.
-    public init(loader: MediaLoader, configuration: Configuration = Configuration()) {
+    /// A cache over a loader you own; closing the cache leaves the loader's store open. Assets'
+    /// headers go to `headers`: give the registry the loader's origin was made with.
+    public init(loader: MediaLoader, headers: OriginHeaders = OriginHeaders(), configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.headers = headers
         opened = Locked(Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload.planningHLS())))
     }
 
@@ -73,8 +85,8 @@ public final class MediaCache: Sendable {
         try opened.withLock { opened in
             if let opened { return opened }
             let store = try MediaStore.open(at: configuration.directory, configuration: configuration.store)
-            let origin = HTTPOrigin()
-            let loader = MediaLoader(store: store, origin: origin, configuration: configuration.loader)
+            let origin = AppOrigin(session: configuration.session, headers: headers)
+            let loader = MediaLoader(store: store, origin: origin.origin, configuration: configuration.loader)
             let made = Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload.planningHLS()),
                               owned: (store, origin))
             opened = made
@@ -198,7 +210,7 @@ public final class MediaCache: Sendable {
         guard let opened = opened.withLock({ opened in defer { opened = nil }; return opened }) else { return }
         await opened.preloader.shutdown()
         if let (store, origin) = opened.owned {
-            try await origin.shutdown()
+            try await origin.close()
             try store.close()
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheEventLoops
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -29,6 +30,9 @@ public final class HTTPOrigin: MediaOrigin {
         public var maximumRedirects = 10
         /// Headers sent with every request, for example `User-Agent` or an authorization.
         public var headers: [(String, String)] = [("User-Agent", "MediaCache")]
+        /// Headers added per server, over ``headers``: an asset's cookies, user agent or
+        /// authorization. Default: none.
+        public var serverHeaders = OriginHeaders()
         /// PEM files of certificate authorities to trust besides the system's, for an origin
         /// whose certificate a private authority signed. Certificates are always verified;
         /// there is no setting that turns verification off. Default: none.
@@ -40,6 +44,7 @@ public final class HTTPOrigin: MediaOrigin {
 
     private let client: OriginClient
     private let headers: HTTPHeaders
+    private let serverHeaders: OriginHeaders
     private let maximumRedirects: Int
     /// The tracer the app bootstrapped, if any.
     private let tracer: (any Tracer)?
@@ -69,6 +74,7 @@ public final class HTTPOrigin: MediaOrigin {
                                                    trustedCertificateFiles: configuration.trustedCertificateFiles),
                               group: eventLoopGroup)
         headers = HTTPHeaders(configuration.headers)
+        serverHeaders = configuration.serverHeaders
         maximumRedirects = configuration.maximumRedirects
         self.tracer = tracer
     }
@@ -86,6 +92,7 @@ public final class HTTPOrigin: MediaOrigin {
             throw OriginError.invalidResponse("only http and https URLs can be fetched", url: request.url)
         }
         var headers = self.headers
+        for (name, value) in serverHeaders.headers(for: request.url) { headers.replaceOrAdd(name: name, value: value) }
         if let range = request.rangeHeader { headers.replaceOrAdd(name: "Range", value: range) }
         if let ifRange = request.ifRange, request.rangeHeader != nil {
             headers.replaceOrAdd(name: "If-Range", value: ifRange)

@@ -1,21 +1,38 @@
 #if !canImport(AVFoundation)
 import AVFoundationShim
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import MediaCache
 import MediaCacheAVFoundation
 import MediaCacheHTTP
 import MediaCacheTesting
+import MediaCacheURLSession
+import Testing
+
+/// Which origin an ``AdapterHarness`` fetches through.
+enum AdapterOrigin: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// `HTTPOrigin` (SwiftNIO), the adapter's origin on Linux.
+    case nio
+    /// `URLSessionOrigin`, the adapter's origin on Apple platforms.
+    case urlSession
+
+    var testDescription: String { rawValue }
+}
 
 /// A store of its own, the loopback test origin, and a ``MediaCache`` over a loader reading
-/// from it.
+/// from it, whose assets' headers reach that loader's origin.
 struct AdapterHarness {
     let origin: TestOrigin
     let directory: TemporaryDirectory
     let store: MediaStore
-    let http: HTTPOrigin
+    /// The origin the cache's loader fetches through.
+    let source: any MediaOrigin
     let cache: MediaCache
 
     static func run(isolation: isolated (any Actor)? = #isolation,
+                    origin kind: AdapterOrigin = .nio,
                     configure: (inout MediaCache.Configuration) -> Void = { _ in },
                     _ body: (AdapterHarness) async throws -> Void) async throws {
         let origin = try await TestOrigin.start()
@@ -26,10 +43,19 @@ struct AdapterHarness {
         var configuration = MediaCache.Configuration()
         configuration.loader.retry = .exponential(attempts: 3, initial: .milliseconds(10), maximum: .milliseconds(50))
         configure(&configuration)
-        let http = HTTPOrigin()
-        let loader = MediaLoader(store: store, origin: http, configuration: configuration.loader)
-        let harness = AdapterHarness(origin: origin, directory: directory, store: store, http: http,
-                                     cache: MediaCache(loader: loader, configuration: configuration))
+        let headers = OriginHeaders()
+        let source: any MediaOrigin
+        switch kind {
+        case .nio:
+            var http = HTTPOrigin.Configuration()
+            http.serverHeaders = headers
+            source = HTTPOrigin(configuration: http)
+        case .urlSession:
+            source = URLSessionOrigin(session: URLSession(configuration: .ephemeral), headers: headers)
+        }
+        let loader = MediaLoader(store: store, origin: source, configuration: configuration.loader)
+        let harness = AdapterHarness(origin: origin, directory: directory, store: store, source: source,
+                                     cache: MediaCache(loader: loader, headers: headers, configuration: configuration))
         do {
             try await body(harness)
         } catch {
@@ -41,7 +67,11 @@ struct AdapterHarness {
 
     private func stop() async {
         try? await cache.close()
-        try? await http.shutdown()
+        switch source {
+        case let http as HTTPOrigin: try? await http.shutdown()
+        case let session as URLSessionOrigin: session.invalidate()
+        default: break
+        }
         try? await origin.stop()
         try? store.close()
         directory.remove()

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheEventLoops
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,4 +1,4 @@
-import MediaCacheHTTP
+import MediaCacheEventLoops
 import NIOConcurrencyHelpers
 import NIOCore
 

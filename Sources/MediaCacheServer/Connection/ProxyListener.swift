@@ -63,11 +63,15 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
         }
         let lost = await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await Self.firstClose(of: listeners.map(\.channel)) {
+                let lost = await Self.firstClose(of: listeners.map(\.channel)) {
                     guard !stopping.withLockedValue({ $0 }) else { return false }
                     shutDown()
                     return true
                 }
+                if !lost {
+                    for promise in closed { try? await promise.futureResult.get() }
+                }
+                return lost
             } onGracefulShutdown: {
                 shutDown()
             }
@@ -81,7 +85,6 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
             logger.error("the listening socket closed", metadata: ["host": "\(host)", "port": "\(boundPort)"])
             throw ProxyServerError.listenerClosed(host: host, port: boundPort)
         }
-        for promise in closed { try? await promise.futureResult.get() }
         await tasks.waitForAll()
     }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import MediaCache
+import MediaCacheServer
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1

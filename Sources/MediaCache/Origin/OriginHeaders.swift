@@ -1,5 +1,4 @@
 import Foundation
-import MediaCache
 
 /// Headers an app adds to the requests it makes of some servers: an asset's cookies, user
 /// agent or authorization, given when the asset is made.
@@ -11,7 +10,7 @@ import MediaCache
 /// ```swift
 /// let headers = OriginHeaders()
 /// headers.set(["Authorization": "Bearer \(token)"], forServerOf: filmURL)
-/// let origin = URLSessionOrigin(session: appSession, headers: headers)
+/// let origin = URLSessionOrigin(session: appSession, headers: headers)   // or HTTPOrigin's serverHeaders
 /// ```
 public final class OriginHeaders: Sendable {
     private let byServer = Locked<[String: [String: String]]>([:])

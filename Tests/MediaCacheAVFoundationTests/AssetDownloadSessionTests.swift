@@ -8,7 +8,7 @@ import MediaCacheTesting
 import Testing
 
 /// The `AVAssetDownloadURLSession`-shaped facade: a task made suspended, resumed, telling its
-/// delegate where, what and how much; found again after a relaunch; the asset then plays
+/// delegate what and how much; found again after a relaunch; the asset then plays
 /// offline; a cancel removes it.
 @Suite(.timeLimit(.minutes(2))) struct AssetDownloadSessionTests {
     /// What the delegate heard, in order.
@@ -16,20 +16,16 @@ import Testing
         let events = Locked<[String]>([])
         let loaded = Locked<[[Range<Double>]]>([])
 
-        func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, willDownloadTo location: URL) {
-            events.withLock { $0.append("location") }
-        }
-
-        func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didResolve selection: ResolvedSelection) {
+        func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didResolve selection: ResolvedSelection) {
             events.withLock { $0.append("resolved \(selection.playlists.compactMap(\.language))") }
         }
 
-        func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
+        func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
                      totalTimeRangesLoaded loadedTimeRanges: [Range<Double>], timeRangeExpectedToLoad: Range<Double>) {
             loaded.withLock { $0.append(loadedTimeRanges) }
         }
 
-        func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didCompleteWithError error: (any Error)?) {
+        func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didCompleteWithError error: (any Error)?) {
             events.withLock { $0.append(error.map { "failed \($0)" } ?? "completed") }
         }
     }
@@ -40,7 +36,7 @@ import Testing
             for (path, data) in files { harness.origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
             let master = harness.origin.url("/hls/master.m3u8")
             let recorder = Recorder()
-            let session = CachingAssetDownloadSession(cache: harness.cache, delegate: recorder)
+            let session = ForegroundAssetDownloadSession(cache: harness.cache, delegate: recorder)
             var configuration = CachingAssetDownloadConfiguration(asset: CachingURLAsset(url: master, cache: harness.cache), title: "Film")
             configuration.audio = .all
             let task = try await session.makeAssetDownloadTask(downloadConfiguration: configuration)
@@ -53,7 +49,7 @@ import Testing
             while !recorder.events.withLock({ $0.contains("completed") || $0.contains { $0.hasPrefix("failed") } }) {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(recorder.events.withLock { $0 } == ["location", "resolved [\"en\", \"de\"]", "completed"])
+            #expect(recorder.events.withLock { $0 } == ["resolved [\"en\", \"de\"]", "completed"])
             let progress = recorder.loaded.withLock { $0 }
             #expect(!progress.isEmpty)
             #expect(progress.last == [0..<8.0] || (progress.last?.first?.upperBound ?? 0) >= 7.9, "\(progress.last ?? [])")
@@ -63,7 +59,7 @@ import Testing
             // The app ends and starts again: a new cache over the same store finds the task.
             try await harness.cache.close()
             let cache = MediaCache(loader: MediaLoader(store: harness.store, origin: harness.source))
-            let relaunched = CachingAssetDownloadSession(cache: cache, delegate: recorder)
+            let relaunched = ForegroundAssetDownloadSession(cache: cache, delegate: recorder)
             let found = try #require(try await relaunched.allTasks().first)
             #expect(found.taskIdentifier == task.taskIdentifier && found.url == master)
             #expect(await cache.isPlayableOffline(master))
@@ -74,7 +70,7 @@ import Testing
                                                                                       "-map", "0:v:0", "-map", "0:a:0", "-f", "md5", "-"])
             #expect(offline.status == 0 && offline.output.hasPrefix("MD5="), "offline through the cache: \(offline.errorOutput)")
 
-            try await found.cancel()
+            try await relaunched.removeDownload(of: master)
             #expect(recorder.events.withLock { $0.last } == "failed the download was cancelled")
             #expect(try await relaunched.allTasks().isEmpty)
             #expect(await !cache.isPlayableOffline(master))

@@ -1,30 +1,27 @@
 import Foundation
 import MediaCacheHLS
 
-/// What a ``CachingAssetDownloadSession`` tells its delegate, in the shape of
+/// What a ``ForegroundAssetDownloadSession`` tells its delegate, in the shape of
 /// `AVAssetDownloadDelegate`. Every method has an empty default; calls come on no particular
-/// thread, one at a time per session.
+/// thread, one at a time per session. There is no `willDownloadTo`: a download's bytes live in
+/// the cache, with no location of its own to keep or delete.
 public protocol CachingAssetDownloadDelegate: AnyObject, Sendable {
-    /// Where the download's bytes live: the cache directory (the asset plays through the
-    /// cache, so there is nothing to move).
-    func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, willDownloadTo location: URL)
     /// The selection resolved against the playlist, automatic choices included.
-    func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didResolve selection: ResolvedSelection)
+    func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didResolve selection: ResolvedSelection)
     /// Progress of the primary rendition: `timeRange` newly stored, all of them, and the range
     /// expected, in seconds.
-    func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
+    func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
                  totalTimeRangesLoaded loadedTimeRanges: [Range<Double>], timeRangeExpectedToLoad: Range<Double>)
     /// The download completed (`error` is `nil`), failed, or was cancelled
     /// (``CachingAssetDownloadError/cancelled``).
-    func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didCompleteWithError error: (any Error)?)
+    func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didCompleteWithError error: (any Error)?)
 }
 
 extension CachingAssetDownloadDelegate {
-    public func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, willDownloadTo location: URL) {}
-    public func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didResolve selection: ResolvedSelection) {}
-    public func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
+    public func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didResolve selection: ResolvedSelection) {}
+    public func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
                         totalTimeRangesLoaded loadedTimeRanges: [Range<Double>], timeRangeExpectedToLoad: Range<Double>) {}
-    public func session(_ session: CachingAssetDownloadSession, task: CachingAssetDownloadTask, didCompleteWithError error: (any Error)?) {}
+    public func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didCompleteWithError error: (any Error)?) {}
 }
 
 /// Why a download task ended without completing.

@@ -2,7 +2,7 @@ import Foundation
 import MediaCacheHLS
 
 /// One download, in the shape of `AVAssetDownloadTask`: created suspended by
-/// ``CachingAssetDownloadSession/makeAssetDownloadTask(downloadConfiguration:)``, started with
+/// ``ForegroundAssetDownloadSession/makeAssetDownloadTask(downloadConfiguration:)``, started with
 /// ``resume()``, paused with ``suspend()``, removed with ``cancel()``.
 public final class CachingAssetDownloadTask: Sendable, Hashable {
     /// The download's identifier, stable across launches.
@@ -10,9 +10,9 @@ public final class CachingAssetDownloadTask: Sendable, Hashable {
     /// The URL downloaded.
     public let url: URL
     let manager: DownloadManager
-    let session: CachingAssetDownloadSession
+    let session: ForegroundAssetDownloadSession
 
-    init(taskIdentifier: String, url: URL, manager: DownloadManager, session: CachingAssetDownloadSession) {
+    init(taskIdentifier: String, url: URL, manager: DownloadManager, session: ForegroundAssetDownloadSession) {
         self.taskIdentifier = taskIdentifier
         self.url = url
         self.manager = manager

@@ -76,6 +76,9 @@ import Testing
          """),
         ("the README's adapter code",
          """
+         #if canImport(FoundationNetworking)
+         import FoundationNetworking
+         #endif
          import MediaCacheAVFoundation
 
          @MainActor func play(_ videoURL: URL, next: [URL]) {
@@ -89,6 +92,19 @@ import Testing
 
          nonisolated func prepare(_ videoURL: URL) -> [AVPlayerItem] {
              [CachingPlayerItem(url: videoURL), AVPlayerItem(asset: MediaCache.shared.asset(for: videoURL))]
+         }
+
+         @MainActor func configure(_ session: URLSession, filmURL: URL, token: String, player: AVPlayer) async throws {
+             var configuration = MediaCache.Configuration()
+             configuration.session = session
+             let cache = MediaCache(configuration: configuration)
+             player.replaceCurrentItem(with: CachingPlayerItem(url: filmURL, cache: cache, headers: ["Authorization": "Bearer \\(token)"]))
+             player.replaceCurrentItem(with: cache.item(for: filmURL, on: player))
+             await cache.verifyProxy()
+             let downloads = ForegroundAssetDownloadSession(cache: cache, delegate: nil)
+             let task = try await downloads.makeAssetDownloadTask(downloadConfiguration: .init(url: filmURL, title: "Film"))
+             try await task.resume()
+             try await downloads.removeDownload(of: filmURL)
          }
          """),
     ]

@@ -2,14 +2,23 @@ import Foundation
 import MediaCache
 import MediaCacheHLS
 
-/// Offline downloads for Apple apps, in the shape of `AVAssetDownloadURLSession`, over the
-/// cache's one ``DownloadManager``: HLS with variant and media selections, and files; progress as
-/// time ranges per the primary rendition, and in bytes through ``CachingAssetDownloadTask/download``;
-/// survives relaunches (``allTasks()``); AES-128 keys are downloaded with the rest. A downloaded
-/// asset plays through ``CachingURLAsset`` with the network gone.
+/// Offline downloads for Apple apps that run while the app runs, in the shape of
+/// `AVAssetDownloadURLSession`, over the cache's one ``DownloadManager``: HLS with variant and
+/// media selections, and files; progress as time ranges per the primary rendition, and in bytes
+/// through ``CachingAssetDownloadTask/download``; AES-128 keys are downloaded with the rest. A
+/// downloaded asset plays through ``CachingURLAsset`` with the network gone.
+///
+/// It is not a background session: downloads go on while the app runs (and for the short time
+/// iOS lets a backgrounded app run), stop when iOS suspends it, and resume by themselves at the
+/// next launch, from what they stored (``allTasks()`` finds them). Use
+/// `AVAssetDownloadURLSession` instead for transfers that must go on while the app is
+/// suspended or not running, and for FairPlay-protected offline playback.
+///
+/// A download has no file location of its own to delete: remove it with
+/// ``CachingAssetDownloadTask/cancel()`` or ``removeDownload(of:)``, which free its bytes.
 ///
 /// ```swift
-/// let session = CachingAssetDownloadSession(cache: .shared, delegate: self)
+/// let session = ForegroundAssetDownloadSession(cache: .shared, delegate: self)
 /// var configuration = CachingAssetDownloadConfiguration(url: filmURL, title: "Film")
 /// configuration.audio = .languages(["en", "de"])
 /// let task = try await session.makeAssetDownloadTask(downloadConfiguration: configuration)
@@ -18,10 +27,9 @@ import MediaCacheHLS
 /// for task in try await session.allTasks() { try await task.resume() }
 /// if await MediaCache.shared.isPlayableOffline(filmURL) { player.replaceCurrentItem(with: CachingPlayerItem(url: filmURL)) }
 /// ```
-public final class CachingAssetDownloadSession: Sendable {
+public final class ForegroundAssetDownloadSession: Sendable {
     /// What the session reported of each download, so that each event is told once.
     private struct Reported {
-        var location = false
         var resolved = false
         var loaded: [Range<Double>] = []
         var ended: String?
@@ -63,6 +71,13 @@ public final class CachingAssetDownloadSession: Sendable {
         }
     }
 
+    /// Stops and removes the download of `url` with its bytes, as its task's
+    /// ``CachingAssetDownloadTask/cancel()`` does; nothing when there is none.
+    public func removeDownload(of url: URL) async throws {
+        guard let task = try await allTasks().first(where: { $0.url == url }) else { return }
+        try await task.cancel()
+    }
+
     /// Stops telling the delegate; downloads go on.
     public func invalidate() {
         observer.withLock { $0?.cancel() }
@@ -95,15 +110,11 @@ public final class CachingAssetDownloadSession: Sendable {
         let task = CachingAssetDownloadTask(taskIdentifier: download.id, url: download.url, manager: manager, session: self)
         let before = reported.withLock { $0[download.id] ?? Reported() }
         var now = before
-        if download.state == .downloading { now.location = true }
         if download.resolved != nil { now.resolved = true }
         let primary = download.renditions.first
         now.loaded = primary?.loaded ?? []
         now.ended = download.state == .completed ? "completed" : download.state.error
         reported.withLock { $0[download.id] = now }
-        if now.location, !before.location {
-            delegate.session(self, task: task, willDownloadTo: URL(fileURLWithPath: cache.configuration.directory))
-        }
         if now.resolved, !before.resolved, let resolved = download.resolved {
             delegate.session(self, task: task, didResolve: resolved)
         }
@@ -122,3 +133,8 @@ public final class CachingAssetDownloadSession: Sendable {
         now.first { range in !before.contains(range) }
     }
 }
+
+/// The former name of ``ForegroundAssetDownloadSession``, which says better that it is no
+/// background session.
+@available(*, deprecated, renamed: "ForegroundAssetDownloadSession")
+public typealias CachingAssetDownloadSession = ForegroundAssetDownloadSession

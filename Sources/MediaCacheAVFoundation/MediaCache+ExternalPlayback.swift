@@ -1,0 +1,21 @@
+#if canImport(AVFoundation)
+import AVFoundation
+#else
+import AVFoundationShim
+#endif
+import Foundation
+
+extension MediaCache {
+    /// The item that plays `url` on `player`: through this cache, or, while the player shows
+    /// video on an external screen (AirPlay video, `isExternalPlaybackActive`), an item of the
+    /// original URL, because the receiver fetches the media itself and cannot reach the app's
+    /// loopback proxy or custom scheme.
+    ///
+    /// ```swift
+    /// player.replaceCurrentItem(with: MediaCache.shared.item(for: url, on: player))
+    /// // and again from an observer of `isExternalPlaybackActive`, at the current time
+    /// ```
+    public nonisolated func item(for url: URL, on player: AVPlayer) -> AVPlayerItem {
+        player.isExternalPlaybackActive ? AVPlayerItem(url: url) : CachingPlayerItem(url: url, cache: self)
+    }
+}

@@ -14,6 +14,9 @@ public protocol FileSystem: Sendable {
     func createDirectory(at path: String) throws(IOError)
     /// The names of the entries in the directory at `path`.
     func contentsOfDirectory(at path: String) throws(IOError) -> [String]
+    /// Moves the file at `source` to `destination`, replacing what is there, on the same
+    /// volume or across volumes. The default renames it, copying when the volumes differ.
+    func moveFile(at source: String, to destination: String) throws(IOError)
     /// Maps the first `length` bytes of the file at `path` (created when missing, with its
     /// blocks reserved) into memory, shared with the page cache, or returns `nil` when this
     /// file system does not map files. The default returns `nil`.
@@ -22,6 +25,18 @@ public protocol FileSystem: Sendable {
 
 extension FileSystem {
     public func mapFile(at path: String, length: Int) throws(IOError) -> (any MappedFile)? { nil }
+
+    public func moveFile(at source: String, to destination: String) throws(IOError) {
+        guard rename(source, destination) != 0 else { return }
+        guard errno == EXDEV else { throw IOError(operation: "move", path: source, code: errno) }
+        do {
+            _ = try? FileManager.default.removeItem(atPath: destination)
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+            try FileManager.default.removeItem(atPath: source)
+        } catch {
+            throw IOError(operation: "move", path: source, code: EIO)
+        }
+    }
 }
 
 /// A file mapped into memory: a store to ``bytes`` is in the page cache at once, so it

@@ -38,7 +38,7 @@ extension MediaStore {
             catalog.indexed.insert(key)
             // A lookup whose digest collided may have loaded the new row meanwhile.
             if let slot = catalog.slots[key] { return slot }
-            let slot = ResourceSlot(resource: resource, committed: ByteRangeSet(), path: dataPath(for: resource.id))
+            let slot = ResourceSlot(resource: resource, committed: ByteRangeSet(), path: dataPath(for: resource.id, pinned: resource.isPinned))
             catalog.slots[key] = slot
             return slot
         }
@@ -50,7 +50,7 @@ extension MediaStore {
         try indexOperation("load resource") {
             guard let resource = try index.resource(for: key) else { return nil }
             let spans = try index.spans(of: resource.id)
-            return ResourceSlot(resource: resource, committed: spans, path: dataPath(for: resource.id))
+            return ResourceSlot(resource: resource, committed: spans, path: dataPath(for: resource.id, pinned: resource.isPinned))
         }
     }
 }

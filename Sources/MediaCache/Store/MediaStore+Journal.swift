@@ -13,21 +13,23 @@ extension MediaStore {
         if !entries.isEmpty {
             let resources = try indexOperation("recover journal") { try index.allResources() }
             let generations = Dictionary(uniqueKeysWithValues: resources.map { ($0.id, $0.generation) })
+            let pinned = Set(resources.filter(\.isPinned).map(\.id))
             var commit = StoreIndex.Commit()
             var recovered: Int64 = 0
             for (id, written) in entries {
                 guard let generation = generations[id] else { continue }
                 let recorded = try indexOperation("recover journal") { try index.spans(of: id) }
-                let fresh = try freshSpans(written.filter { $0.generation == generation }.map(\.range), of: id, beyond: recorded)
+                let path = dataPath(for: id, pinned: pinned.contains(id))
+                let fresh = try freshSpans(written.filter { $0.generation == generation }.map(\.range), in: path, beyond: recorded)
                 guard !fresh.isEmpty else { continue }
                 let file: any RandomAccessFile
                 do throws(IOError) {
-                    file = try fileSystem.openFile(at: dataPath(for: id))
+                    file = try fileSystem.openFile(at: path)
                     defer { file.close() }
                     try file.synchronize()
                 } catch {
                     configuration.logger.warning("could not flush a data file to recover its journal",
-                                                 metadata: ["file": "\(dataPath(for: id))", "error": "\(error)"])
+                                                 metadata: ["file": "\(path)", "error": "\(error)"])
                     continue
                 }
                 commit.spans.append(.init(id: id, generation: generation,
@@ -48,12 +50,12 @@ extension MediaStore {
         }
     }
 
-    /// The parts of `ranges` outside the `recorded` spans, within the data file of `id`.
-    private func freshSpans(_ ranges: [ByteRange], of id: Int64, beyond recorded: ByteRangeSet) throws(MediaStoreError) -> ByteRangeSet {
+    /// The parts of `ranges` outside the `recorded` spans, within the data file at `path`.
+    private func freshSpans(_ ranges: [ByteRange], in path: String, beyond recorded: ByteRangeSet) throws(MediaStoreError) -> ByteRangeSet {
         guard !ranges.isEmpty else { return ByteRangeSet() }
         let size: Int64
         do {
-            size = capacity(ofDataFileSize: try fileSystem.sizeOfFile(at: dataPath(for: id)) ?? 0)
+            size = capacity(ofDataFileSize: try fileSystem.sizeOfFile(at: path) ?? 0)
         } catch {
             throw MediaStoreError(error, key: nil)
         }

@@ -52,11 +52,11 @@ extension MediaStore {
     public func remove(_ key: ResourceKey) throws(MediaStoreError) {
         try catalog.withLock { catalog throws(MediaStoreError) in
             guard !catalog.isClosed else { throw .closed }
-            let id: Int64
+            let path: String
             if let slot = catalog.slots[key] {
-                id = slot.id
+                path = slot.path
                 try slot.io.withExclusiveLock { () throws(MediaStoreError) in
-                    try indexOperation("remove resource") { try index.deleteResource(id: id) }
+                    try indexOperation("remove resource") { try index.deleteResource(id: slot.id) }
                     slot.retire()
                 }
                 catalog.slots[key] = nil
@@ -65,11 +65,11 @@ extension MediaStore {
                       let resource = try indexOperation("find resource", { try index.resource(for: key) }) else {
                     throw .unknownResource(key)
                 }
-                id = resource.id
-                try indexOperation("remove resource") { try index.deleteResource(id: id) }
+                path = dataPath(for: resource.id, pinned: resource.isPinned)
+                try indexOperation("remove resource") { try index.deleteResource(id: resource.id) }
             }
             catalog.indexed.remove(key)
-            removeDataFile(id: id)
+            removeDataFile(at: path)
         }
     }
 
@@ -83,17 +83,36 @@ extension MediaStore {
         return keys
     }
 
-    /// Pins `key` (an offline download: never evicted) or unpins it.
+    /// Pins `key` (an offline download: never evicted) or unpins it. With a
+    /// ``StoreConfiguration/purgeableDirectory`` its data file moves: into the store's
+    /// directory when pinned, out to the purgeable one when not. The file moves before the
+    /// index changes; a crash between the two leaves it where the next open finds and places it.
     public func setPinned(_ pinned: Bool, for key: ResourceKey) throws(MediaStoreError) {
         let slot = try slot(for: key)
-        try indexOperation("pin") { try index.setPinned(pinned, id: slot.id) }
-        slot.state.withLock { $0.isPinned = pinned }
+        try slot.io.withExclusiveLock { () throws(MediaStoreError) in
+            let (from, isRemoved) = slot.state.withLock { ($0.path, $0.isRemoved) }
+            guard !isRemoved else { throw .unknownResource(key) }
+            let to = dataPath(for: slot.id, pinned: pinned)
+            if to != from {
+                // An open file stays valid across the move; the next open uses the new path.
+                do throws(IOError) {
+                    if try fileSystem.sizeOfFile(at: from) != nil { try fileSystem.moveFile(at: from, to: to) }
+                } catch {
+                    throw MediaStoreError(error, key: key)
+                }
+            }
+            try indexOperation("pin") { try index.setPinned(pinned, id: slot.id) }
+            slot.state.withLock { state in
+                state.isPinned = pinned
+                state.path = to
+            }
+        }
     }
 
     /// A failed unlink only leaves an orphan file, which the next open removes.
-    func removeDataFile(id: Int64) {
+    func removeDataFile(at path: String) {
         do {
-            try fileSystem.removeFile(at: dataPath(for: id))
+            try fileSystem.removeFile(at: path)
         } catch {
             configuration.logger.warning("could not remove data file", metadata: ["error": "\(error)"])
         }

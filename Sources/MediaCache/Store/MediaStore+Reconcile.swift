@@ -1,18 +1,45 @@
 import Foundation
 
 extension MediaStore {
-    /// Brings the index in line with the data files after a crash or outside interference:
-    /// spans past a data file's end are dropped and files the index does not name are removed.
+    /// Moves each data file found in the wrong folder where its resource's pinning puts it
+    /// (see ``StoreConfiguration/purgeableDirectory``): after a crash between a file's move and
+    /// its record, or in a store that kept every file in its own directory. Runs on open,
+    /// before anything reads a file.
+    func placeDataFiles() throws(MediaStoreError) {
+        guard purgeableDataDirectory != dataDirectory else { return }
+        let resources = try indexOperation("place data files") { try index.allResources() }
+        var moved = (count: 0, pinned: 0)
+        for resource in resources {
+            let wanted = dataPath(for: resource.id, pinned: resource.isPinned)
+            let other = dataPath(for: resource.id, pinned: !resource.isPinned)
+            do throws(IOError) {
+                guard try fileSystem.sizeOfFile(at: wanted) == nil, try fileSystem.sizeOfFile(at: other) != nil else { continue }
+                try fileSystem.moveFile(at: other, to: wanted)
+            } catch {
+                throw MediaStoreError(error, key: resource.key)
+            }
+            moved.count += 1
+            if resource.isPinned { moved.pinned += 1 }
+        }
+        if moved.count > 0 {
+            configuration.logger.notice("moved data files where their pinning puts them",
+                                        metadata: ["files": "\(moved.count)", "pinned": "\(moved.pinned)"])
+        }
+    }
+
+    /// Brings the index in line with the data files after a crash or outside interference
+    /// (a purge of the purgeable folder among it): spans past a data file's end are dropped
+    /// and files the index does not name are removed.
     func reconcile() throws(MediaStoreError) {
         let (resources, cached) = try indexOperation("reconcile") { (try index.allResources(), try index.spanEnds()) }
         var known = Set<String>()
         for resource in resources {
-            let name = "\(resource.id).data"
-            known.insert(name)
+            let path = dataPath(for: resource.id, pinned: resource.isPinned)
+            known.insert(path)
             guard let end = cached[resource.id] else { continue }
             let size: Int64
             do {
-                size = capacity(ofDataFileSize: try fileSystem.sizeOfFile(at: dataPath(for: resource.id)) ?? 0)
+                size = capacity(ofDataFileSize: try fileSystem.sizeOfFile(at: path) ?? 0)
             } catch {
                 throw MediaStoreError(error, key: resource.key)
             }
@@ -21,17 +48,19 @@ extension MediaStore {
             configuration.logger.warning("index claimed bytes past the data file; dropped",
                                          metadata: ["key": "\(resource.key)", "size": "\(size)", "claimed": "\(end)"])
         }
-        let names: [String]
-        do {
-            names = try fileSystem.contentsOfDirectory(at: dataDirectory)
-        } catch {
-            throw MediaStoreError(error, key: nil)
-        }
-        for name in names where !known.contains(name) {
+        for folder in Set([dataDirectory, purgeableDataDirectory]) {
+            let names: [String]
             do {
-                try fileSystem.removeFile(at: "\(dataDirectory)/\(name)")
+                names = try fileSystem.contentsOfDirectory(at: folder)
             } catch {
-                configuration.logger.warning("could not remove orphan file", metadata: ["file": "\(name)"])
+                throw MediaStoreError(error, key: nil)
+            }
+            for name in names where !known.contains("\(folder)/\(name)") {
+                do {
+                    try fileSystem.removeFile(at: "\(folder)/\(name)")
+                } catch {
+                    configuration.logger.warning("could not remove orphan file", metadata: ["file": "\(name)"])
+                }
             }
         }
     }

@@ -67,11 +67,16 @@ public final class MediaStore: Sendable {
 
     var fileSystem: any FileSystem { configuration.fileSystem }
     var clock: any MediaCacheClock { configuration.clock }
+    /// Where the data files of pinned resources live, and of every resource without a
+    /// ``StoreConfiguration/purgeableDirectory``.
     var dataDirectory: String { directory + "/data" }
+    /// Where the data files of resources that are not pinned live.
+    let purgeableDataDirectory: String
 
-    private init(directory: String, configuration: StoreConfiguration, lock: DirectoryLock, index: StoreIndex,
-                 keys: [ResourceKey]) {
+    private init(directory: String, purgeableDataDirectory: String, configuration: StoreConfiguration, lock: DirectoryLock,
+                 index: StoreIndex, keys: [ResourceKey]) {
         self.directory = directory
+        self.purgeableDataDirectory = purgeableDataDirectory
         self.configuration = configuration
         self.lock = lock
         self.index = index
@@ -103,8 +108,14 @@ public final class MediaStore: Sendable {
         }
         let directory = try KeyedDirectory.resolve(root, encryption: configuration.encryption, fileSystem: configuration.fileSystem,
                                                    logger: configuration.logger)
+        // The purgeable folder mirrors the store's: a keyed store's files there sit in the
+        // same `key-…` folder.
+        let purgeableData = configuration.purgeableDirectory.map {
+            URL(fileURLWithPath: $0).standardizedFileURL.path + directory.dropFirst(root.count) + "/data"
+        } ?? directory + "/data"
         do {
             try configuration.fileSystem.createDirectory(at: directory + "/data")
+            try configuration.fileSystem.createDirectory(at: purgeableData)
         } catch {
             throw MediaStoreError(error, key: nil)
         }
@@ -118,8 +129,10 @@ public final class MediaStore: Sendable {
             lock.release()
             throw .index(operation: "open", underlying: error)
         }
-        let store = MediaStore(directory: directory, configuration: configuration, lock: lock, index: index, keys: keys)
+        let store = MediaStore(directory: directory, purgeableDataDirectory: purgeableData, configuration: configuration, lock: lock,
+                               index: index, keys: keys)
         do {
+            try store.placeDataFiles()
             try store.adoptJournal()
             try store.reconcile()
             try store.evict()
@@ -281,8 +294,10 @@ public final class MediaStore: Sendable {
         }
     }
 
-    func dataPath(for id: Int64) -> String {
-        "\(dataDirectory)/\(id).data"
+    /// The data file of resource `id`: in ``dataDirectory`` when `pinned`, else in
+    /// ``purgeableDataDirectory``.
+    func dataPath(for id: Int64, pinned: Bool) -> String {
+        "\(pinned ? dataDirectory : purgeableDataDirectory)/\(id).data"
     }
 
     /// How many bytes of a resource a data file of `size` bytes holds: what the index may claim.

@@ -26,12 +26,13 @@ final class ResourceSlot: Sendable {
         /// The data file as an encrypted store reads and writes it.
         var sealed: SealedDataFile?
         var fileUsers = 0
+        /// Where the data file is: it moves when the resource is pinned or unpinned.
+        var path: String
     }
 
     let id: Int64
     let key: ResourceKey
     let url: String
-    let path: String
     let io = ReadWriteLock()
     let state: Locked<State>
 
@@ -39,11 +40,13 @@ final class ResourceSlot: Sendable {
         id = resource.id
         key = resource.key
         url = resource.url
-        self.path = path
         state = Locked(State(info: resource.info, generation: resource.generation, isPinned: resource.isPinned,
                              committed: committed, available: committed, lastAccess: resource.lastAccess,
-                             validatedAt: resource.validatedAt))
+                             validatedAt: resource.validatedAt, path: path))
     }
+
+    /// Where the data file is now.
+    var path: String { state.withLock(\.path) }
 
     /// Runs `body` with the open data file, opening it on first use.
     func withFile<Result>(
@@ -77,11 +80,11 @@ final class ResourceSlot: Sendable {
                 if let open = state.file {
                     file = open
                 } else {
-                    file = try fileSystem.openFile(at: path)
+                    file = try fileSystem.openFile(at: state.path)
                     state.file = file
                 }
                 if let encryption, state.sealed == nil {
-                    state.sealed = try SealedDataFile(file: file, path: path, encryption: encryption, id: id,
+                    state.sealed = try SealedDataFile(file: file, path: state.path, encryption: encryption, id: id,
                                                       generation: state.generation)
                 }
                 state.fileUsers += 1

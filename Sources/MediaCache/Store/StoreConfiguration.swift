@@ -26,6 +26,15 @@ public struct StoreConfiguration: Sendable {
     public var fileSystem: any FileSystem = LocalFileSystem()
     /// The source of time for access times, ages and commit scheduling. Default: ``SystemClock``.
     public var clock: any MediaCacheClock = SystemClock()
+    /// Where the data files of resources that are not pinned live, when not in the store's
+    /// directory: a folder the system may empty under storage pressure (`Library/Caches` on
+    /// iOS), while the index and the files of pinned resources (offline downloads) stay in the
+    /// store's directory (Application Support on iOS). Pinning and unpinning move a file; one
+    /// found in the other folder when the store opens (after a crash during a move, or from a
+    /// store that kept every file together) is moved where it belongs, and one the system
+    /// removed counts as not cached. `nil` (the default) keeps every file in the store's
+    /// directory.
+    public var purgeableDirectory: String?
     /// Encrypts the data files at rest with the app's key; `nil` (the default) stores them as
     /// they are. See ``StoreEncryption``.
     public var encryption: StoreEncryption?

@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import MediaCache
+import MediaCacheTesting
+import Testing
+
+/// With a purgeable folder (`Library/Caches` on iOS) the files of resources that are not
+/// pinned live there and the index and pinned files (downloads) stay in the store's own
+/// directory: a purge loses cached bytes, never a download, and a store that kept every file
+/// together is sorted when it opens.
+@Suite struct PurgeableDataTests {
+    @Test func pinningMovesAFileOutOfThePurgeableFolderAndBack() throws {
+        let fixture = try StoreFixture()
+        let purgeable = try TemporaryDirectory()
+        defer { fixture.directory.remove(); purgeable.remove() }
+        var configuration = fixture.configuration
+        configuration.purgeableDirectory = purgeable.path
+        let store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        let (key, _) = try StoreFixture.fill(store, "film.mp4", length: 100_000, ranges: [ByteRange(0, 100_000)])
+        #expect(Self.files(in: purgeable.path + "/data").count == 1 && Self.files(in: fixture.directory.path + "/data").isEmpty)
+
+        try store.setPinned(true, for: key)
+        #expect(Self.files(in: purgeable.path + "/data").isEmpty && Self.files(in: fixture.directory.path + "/data").count == 1)
+        #expect(try store.read(ByteRange(0, 100_000), from: key) == StoreFixture.pattern("film.mp4", ByteRange(0, 100_000)))
+        try store.setPinned(false, for: key)
+        #expect(Self.files(in: purgeable.path + "/data").count == 1)
+        #expect(try store.read(ByteRange(5_000, 10_000), from: key) == StoreFixture.pattern("film.mp4", ByteRange(5_000, 10_000)))
+        try store.close()
+    }
+
+    @Test func aPurgeLosesCachedBytesAndNeverADownload() throws {
+        let fixture = try StoreFixture()
+        let purgeable = try TemporaryDirectory()
+        defer { fixture.directory.remove(); purgeable.remove() }
+        var configuration = fixture.configuration
+        configuration.purgeableDirectory = purgeable.path
+        var store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 80_000, ranges: [ByteRange(0, 80_000)])
+        try store.setPinned(true, for: download)
+        let (cached, _) = try StoreFixture.fill(store, "cached.mp4", length: 60_000, ranges: [ByteRange(0, 60_000)])
+        try store.close()
+
+        try FileManager.default.removeItem(atPath: purgeable.path)   // iOS empties Library/Caches
+        store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        #expect(try store.availableRanges(for: download) == [ByteRange(0, 80_000)])
+        #expect(try store.read(ByteRange(0, 80_000), from: download) == StoreFixture.pattern("download.mp4", ByteRange(0, 80_000)))
+        #expect(try store.availableRanges(for: cached).isEmpty, "purged bytes count as not cached")
+        try store.close()
+    }
+
+    @Test func aStoreThatKeptEveryFileTogetherIsSortedWhenItOpensAndKeepsItsBytes() throws {
+        let fixture = try StoreFixture()
+        let purgeable = try TemporaryDirectory()
+        defer { fixture.directory.remove(); purgeable.remove() }
+        var store = try fixture.open()   // the layout before purgeable folders
+        let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 50_000, ranges: [ByteRange(0, 50_000)])
+        try store.setPinned(true, for: download)
+        let (cached, _) = try StoreFixture.fill(store, "cached.mp4", length: 40_000, ranges: [ByteRange(0, 40_000)])
+        try store.close()
+        #expect(Self.files(in: fixture.directory.path + "/data").count == 2)
+
+        var configuration = fixture.configuration
+        configuration.purgeableDirectory = purgeable.path
+        store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        #expect(Self.files(in: fixture.directory.path + "/data").count == 1, "the download stays")
+        #expect(Self.files(in: purgeable.path + "/data").count == 1, "the cached file moves out")
+        #expect(try store.read(ByteRange(0, 50_000), from: download) == StoreFixture.pattern("download.mp4", ByteRange(0, 50_000)))
+        #expect(try store.read(ByteRange(0, 40_000), from: cached) == StoreFixture.pattern("cached.mp4", ByteRange(0, 40_000)))
+        try store.close()
+    }
+
+    @Test func aFileLeftInTheWrongFolderByACrashIsPlacedWhenTheStoreOpens() throws {
+        let fixture = try StoreFixture()
+        let purgeable = try TemporaryDirectory()
+        defer { fixture.directory.remove(); purgeable.remove() }
+        var configuration = fixture.configuration
+        configuration.purgeableDirectory = purgeable.path
+        var store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 30_000, ranges: [ByteRange(0, 30_000)])
+        try store.setPinned(true, for: download)
+        try store.close()
+        // A crash between moving a file and recording its unpinning leaves it here.
+        let name = try #require(Self.files(in: fixture.directory.path + "/data").first)
+        try FileManager.default.moveItem(atPath: fixture.directory.path + "/data/" + name, toPath: purgeable.path + "/data/" + name)
+
+        store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        #expect(Self.files(in: fixture.directory.path + "/data") == [name])
+        #expect(try store.availableRanges(for: download) == [ByteRange(0, 30_000)])
+        try store.close()
+    }
+
+    @Test func anEncryptedStoresFilesGoToTheSameKeyedFolderInThePurgeableOne() throws {
+        let fixture = try StoreFixture { $0.encryption = try? StoreEncryption(key: SymmetricKey(size: .bits256)) }
+        let purgeable = try TemporaryDirectory()
+        defer { fixture.directory.remove(); purgeable.remove() }
+        var configuration = fixture.configuration
+        configuration.purgeableDirectory = purgeable.path
+        var store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 70_000, ranges: [ByteRange(0, 70_000)])
+        try store.setPinned(true, for: download)
+        let (cached, _) = try StoreFixture.fill(store, "cached.mp4", length: 70_000, ranges: [ByteRange(0, 70_000)])
+        try store.close()
+        #expect(Self.files(in: purgeable.path + "/data").count == 1)
+        try FileManager.default.removeItem(atPath: purgeable.path)
+
+        store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        #expect(try store.read(ByteRange(0, 70_000), from: download) == StoreFixture.pattern("download.mp4", ByteRange(0, 70_000)))
+        #expect(try store.availableRanges(for: cached).isEmpty)
+        try store.close()
+    }
+
+    private static func files(in folder: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    }
+}

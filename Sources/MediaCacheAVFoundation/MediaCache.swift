@@ -23,9 +23,14 @@ public final class MediaCache: Sendable {
 
     /// Where the cache lives and how it loads.
     public struct Configuration: Sendable {
-        /// The cache directory. Default: ``MediaStore/defaultDirectory``.
-        public var directory = MediaStore.defaultDirectory
-        /// Eviction, key normalisation and commits.
+        /// The cache's directory: its index and its offline downloads. Default: on Apple
+        /// platforms `Application Support/mediacache`, which iOS never purges, excluded from
+        /// backup, with the bytes cached for playback in `Library/Caches/mediacache`, which it
+        /// may empty (unless ``store`` names another ``StoreConfiguration/purgeableDirectory``);
+        /// elsewhere ``MediaStore/defaultDirectory``. A directory of your own keeps every file
+        /// in it unless ``store`` names a purgeable folder.
+        public var directory = AppStorage.directory
+        /// Eviction, key normalisation, commits and a purgeable folder.
         public var store = StoreConfiguration()
         /// Chunking, coalescing and retries.
         public var loader = LoaderConfiguration()
@@ -84,7 +89,9 @@ public final class MediaCache: Sendable {
     private func resources() throws -> Opened {
         try opened.withLock { opened in
             if let opened { return opened }
-            let store = try MediaStore.open(at: configuration.directory, configuration: configuration.store)
+            AppStorage.excludeFromBackup(configuration.directory)
+            let store = try MediaStore.open(at: configuration.directory, configuration: AppStorage.store(configuration.store,
+                                                                                                       in: configuration.directory))
             let origin = AppOrigin(session: configuration.session, headers: headers)
             let loader = MediaLoader(store: store, origin: origin.origin, configuration: configuration.loader)
             let made = Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload.planningHLS()),

@@ -69,6 +69,28 @@ import Testing
         try store.close()
     }
 
+    @Test func aStoreThatLivedInThePurgeableFolderMovesOutAndKeepsItsBytes() throws {
+        let old = try TemporaryDirectory()   // Library/Caches/mediacache, where the store was
+        let fixture = try StoreFixture()      // Application Support/mediacache, where it goes
+        defer { old.remove(); fixture.directory.remove() }
+        var store = try MediaStore.open(at: old.path, configuration: fixture.configuration)
+        let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 50_000, ranges: [ByteRange(0, 50_000)])
+        try store.setPinned(true, for: download)
+        let (cached, _) = try StoreFixture.fill(store, "cached.mp4", length: 40_000, ranges: [ByteRange(0, 40_000)])
+        try store.close()
+
+        var configuration = fixture.configuration
+        configuration.purgeableDirectory = old.path
+        store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        #expect(FileManager.default.fileExists(atPath: fixture.directory.path + "/index.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: old.path + "/index.sqlite"))
+        #expect(Self.files(in: fixture.directory.path + "/data").count == 1 && Self.files(in: old.path + "/data").count == 1)
+        #expect(try store.read(ByteRange(0, 50_000), from: download) == StoreFixture.pattern("download.mp4", ByteRange(0, 50_000)))
+        #expect(try store.read(ByteRange(0, 40_000), from: cached) == StoreFixture.pattern("cached.mp4", ByteRange(0, 40_000)))
+        #expect(try store.entries().first { $0.key == download }?.isPinned == true)
+        try store.close()
+    }
+
     @Test func aFileLeftInTheWrongFolderByACrashIsPlacedWhenTheStoreOpens() throws {
         let fixture = try StoreFixture()
         let purgeable = try TemporaryDirectory()

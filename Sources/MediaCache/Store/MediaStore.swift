@@ -106,6 +106,9 @@ public final class MediaStore: Sendable {
         } catch {
             throw MediaStoreError(error, key: nil)
         }
+        if let purgeable = configuration.purgeableDirectory {
+            try adoptStore(from: URL(fileURLWithPath: purgeable).standardizedFileURL.path, into: root, logger: configuration.logger)
+        }
         let directory = try KeyedDirectory.resolve(root, encryption: configuration.encryption, fileSystem: configuration.fileSystem,
                                                    logger: configuration.logger)
         // The purgeable folder mirrors the store's: a keyed store's files there sit in the

@@ -10,11 +10,9 @@ import Testing
 /// together is sorted when it opens.
 @Suite struct PurgeableDataTests {
     @Test func pinningMovesAFileOutOfThePurgeableFolderAndBack() throws {
-        let fixture = try StoreFixture()
-        let purgeable = try TemporaryDirectory()
-        defer { fixture.directory.remove(); purgeable.remove() }
-        var configuration = fixture.configuration
-        configuration.purgeableDirectory = purgeable.path
+        let stores = try Stores()
+        defer { stores.remove() }
+        let (fixture, purgeable, configuration) = (stores.fixture, stores.purgeable, stores.configuration)
         let store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
         let (key, _) = try StoreFixture.fill(store, "film.mp4", length: 100_000, ranges: [ByteRange(0, 100_000)])
         #expect(Self.files(in: purgeable.path + "/data").count == 1 && Self.files(in: fixture.directory.path + "/data").isEmpty)
@@ -29,11 +27,9 @@ import Testing
     }
 
     @Test func aPurgeLosesCachedBytesAndNeverADownload() throws {
-        let fixture = try StoreFixture()
-        let purgeable = try TemporaryDirectory()
-        defer { fixture.directory.remove(); purgeable.remove() }
-        var configuration = fixture.configuration
-        configuration.purgeableDirectory = purgeable.path
+        let stores = try Stores()
+        defer { stores.remove() }
+        let (fixture, purgeable, configuration) = (stores.fixture, stores.purgeable, stores.configuration)
         var store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
         let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 80_000, ranges: [ByteRange(0, 80_000)])
         try store.setPinned(true, for: download)
@@ -49,9 +45,9 @@ import Testing
     }
 
     @Test func aStoreThatKeptEveryFileTogetherIsSortedWhenItOpensAndKeepsItsBytes() throws {
-        let fixture = try StoreFixture()
-        let purgeable = try TemporaryDirectory()
-        defer { fixture.directory.remove(); purgeable.remove() }
+        let stores = try Stores()
+        defer { stores.remove() }
+        let (fixture, purgeable) = (stores.fixture, stores.purgeable)
         var store = try fixture.open()   // the layout before purgeable folders
         let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 50_000, ranges: [ByteRange(0, 50_000)])
         try store.setPinned(true, for: download)
@@ -59,9 +55,7 @@ import Testing
         try store.close()
         #expect(Self.files(in: fixture.directory.path + "/data").count == 2)
 
-        var configuration = fixture.configuration
-        configuration.purgeableDirectory = purgeable.path
-        store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
+        store = try MediaStore.open(at: fixture.directory.path, configuration: stores.configuration)
         #expect(Self.files(in: fixture.directory.path + "/data").count == 1, "the download stays")
         #expect(Self.files(in: purgeable.path + "/data").count == 1, "the cached file moves out")
         #expect(try store.read(ByteRange(0, 50_000), from: download) == StoreFixture.pattern("download.mp4", ByteRange(0, 50_000)))
@@ -92,11 +86,9 @@ import Testing
     }
 
     @Test func aFileLeftInTheWrongFolderByACrashIsPlacedWhenTheStoreOpens() throws {
-        let fixture = try StoreFixture()
-        let purgeable = try TemporaryDirectory()
-        defer { fixture.directory.remove(); purgeable.remove() }
-        var configuration = fixture.configuration
-        configuration.purgeableDirectory = purgeable.path
+        let stores = try Stores()
+        defer { stores.remove() }
+        let (fixture, purgeable, configuration) = (stores.fixture, stores.purgeable, stores.configuration)
         var store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
         let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 30_000, ranges: [ByteRange(0, 30_000)])
         try store.setPinned(true, for: download)
@@ -112,11 +104,10 @@ import Testing
     }
 
     @Test func anEncryptedStoresFilesGoToTheSameKeyedFolderInThePurgeableOne() throws {
-        let fixture = try StoreFixture { $0.encryption = try? StoreEncryption(key: SymmetricKey(size: .bits256)) }
-        let purgeable = try TemporaryDirectory()
-        defer { fixture.directory.remove(); purgeable.remove() }
-        var configuration = fixture.configuration
-        configuration.purgeableDirectory = purgeable.path
+        let stores = try Stores { $0.encryption = try? StoreEncryption(key: SymmetricKey(size: .bits256)) }
+        defer { stores.remove() }
+        let (purgeable, configuration) = (stores.purgeable, stores.configuration)
+        let fixture = stores.fixture
         var store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
         let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 70_000, ranges: [ByteRange(0, 70_000)])
         try store.setPinned(true, for: download)
@@ -129,6 +120,26 @@ import Testing
         #expect(try store.read(ByteRange(0, 70_000), from: download) == StoreFixture.pattern("download.mp4", ByteRange(0, 70_000)))
         #expect(try store.availableRanges(for: cached).isEmpty)
         try store.close()
+    }
+
+    /// A store's directory, a purgeable folder, and a configuration naming it.
+    private struct Stores {
+        let fixture: StoreFixture
+        let purgeable: TemporaryDirectory
+        let configuration: StoreConfiguration
+
+        init(configure: (inout StoreConfiguration) -> Void = { _ in }) throws {
+            fixture = try StoreFixture(configure: configure)
+            purgeable = try TemporaryDirectory()
+            var configuration = fixture.configuration
+            configuration.purgeableDirectory = purgeable.path
+            self.configuration = configuration
+        }
+
+        func remove() {
+            fixture.directory.remove()
+            purgeable.remove()
+        }
     }
 
     private static func files(in folder: String) -> [String] {

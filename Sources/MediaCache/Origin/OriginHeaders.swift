@@ -27,8 +27,10 @@ public final class OriginHeaders: Sendable {
 
     /// The headers to send with a request for `url`.
     public func headers(for url: URL) -> [String: String] {
-        guard let server = Self.server(of: url) else { return [:] }
-        return byServer.withLock { $0[server] } ?? [:]
+        // Every origin request asks; without headers, it costs a look under the lock.
+        let all = byServer.withLock { $0 }
+        guard !all.isEmpty, let server = Self.server(of: url) else { return [:] }
+        return all[server] ?? [:]
     }
 
     /// `scheme://host:port`, lowercased, with the scheme's default port when none is given.

@@ -45,10 +45,10 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         guard let app else { return completionHandler(.performDefaultHandling, nil) }
         app.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
         #else
-        guard let answer = app?.urlSession(_:didReceive:completionHandler:) else {
+        // An optional requirement: `nil` when the app's delegate does not implement it.
+        guard app?.urlSession?(session, didReceive: challenge, completionHandler: completionHandler) != nil else {
             return completionHandler(.performDefaultHandling, nil)
         }
-        answer(session, challenge, completionHandler)
         #endif
     }
 
@@ -60,10 +60,10 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
         app.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
         #else
-        guard let answer = (app as? any URLSessionTaskDelegate)?.urlSession(_:task:didReceive:completionHandler:) else {
+        guard (app as? any URLSessionTaskDelegate)?.urlSession?(session, task: task, didReceive: challenge,
+                                                                  completionHandler: completionHandler) != nil else {
             return urlSession(session, didReceive: challenge, completionHandler: completionHandler)
         }
-        answer(session, task, challenge, completionHandler)
         #endif
     }
 
@@ -74,9 +74,9 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         app.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
                        completionHandler: completionHandler)
         #else
-        guard let answer = (app as? any URLSessionTaskDelegate)?.urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)
+        guard (app as? any URLSessionTaskDelegate)?.urlSession?(session, task: task, willPerformHTTPRedirection: response,
+                                                                  newRequest: request, completionHandler: completionHandler) != nil
         else { return completionHandler(request) }
-        answer(session, task, response, request, completionHandler)
         #endif
     }
 

@@ -88,9 +88,9 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
         await tasks.waitForAll()
     }
 
-    /// Waits until one of `channels` closed, then until all have; `closedFirst` is asked once,
-    /// at the first close, and its answer returned. It closes the others when the close was
-    /// not asked for.
+    /// Waits until one of `channels` closed, then until all have. `closedFirst` runs once, at
+    /// the first close: it says whether that close came unasked, and then closes the others;
+    /// its answer is returned.
     private static func firstClose(of channels: [any Channel], closedFirst: @escaping @Sendable () -> Bool) async -> Bool {
         await withTaskGroup(of: Void.self) { group in
             for channel in channels {

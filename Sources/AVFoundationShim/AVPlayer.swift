@@ -35,7 +35,8 @@ open class AVPlayer: NSObject {
         set { state.withLock { $0.waits = newValue } }
     }
 
-    /// Whether video plays on an external screen (AirPlay). AVPlayer.h: `NS_SWIFT_NONISOLATED`.
+    /// Whether video plays on an external screen (AirPlay). AVPlayer.h: `NS_SWIFT_NONISOLATED`;
+    /// iOS, tvOS and macOS only.
     nonisolated open var isExternalPlaybackActive: Bool { state.withLock { $0.external } }
 
     /// What the system does when the user picks an AirPlay receiver, or leaves it; the shim's

@@ -5,6 +5,8 @@ import AVFoundationShim
 #endif
 import Foundation
 
+// `isExternalPlaybackActive` exists on iOS, tvOS and macOS (and Mac Catalyst), not on visionOS.
+#if !os(visionOS) && !os(watchOS)
 extension MediaCache {
     /// The item that plays `url` on `player`: through this cache, or, while the player shows
     /// video on an external screen (AirPlay video, `isExternalPlaybackActive`), an item of the
@@ -19,3 +21,4 @@ extension MediaCache {
         player.isExternalPlaybackActive ? AVPlayerItem(url: url) : CachingPlayerItem(url: url, cache: self)
     }
 }
+#endif

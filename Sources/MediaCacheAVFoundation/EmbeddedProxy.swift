@@ -153,11 +153,19 @@ final class EmbeddedProxy: Sendable {
         for waiter in waiters { waiter.resume(throwing: failure) }
     }
 
-    /// Whether the proxy at `urls` answers as itself within two seconds: its API names a proxy
-    /// URL with its token. Another process on the port, or none, fails.
+    /// Whether the proxy at `urls` answers as itself: its API names a proxy URL with its token.
+    /// A refused connection or another server's answer means it is gone; no answer within two
+    /// seconds counts as busy, not gone, so that a loaded proxy keeps the streams it serves (a
+    /// listener that closed under it is found by the listener itself).
     private static func answers(_ urls: ProxyURL) async -> Bool {
-        guard let probe = URL(string: urls.root.absoluteString + "api/url?u=http%3A%2F%2Fprobe.invalid%2F"),
-              let answer = try? await LoopbackClient.get(probe, timeout: 2, limit: 4096) else { return false }
-        return answer.status == 200 && String(decoding: answer.body, as: UTF8.self).hasPrefix(urls.root.absoluteString)
+        guard let probe = URL(string: urls.root.absoluteString + "api/url?u=http%3A%2F%2Fprobe.invalid%2F") else { return false }
+        do {
+            let answer = try await LoopbackClient.get(probe, timeout: 2, limit: 4096)
+            return answer.status == 200 && String(decoding: answer.body, as: UTF8.self).hasPrefix(urls.root.absoluteString)
+        } catch let error as URLError where error.code == .timedOut {
+            return true
+        } catch {
+            return false
+        }
     }
 }

@@ -159,8 +159,7 @@ public final class MediaCache: Sendable {
     /// still listen (see ``verifyProxy()``).
     public func proxyURL(for url: URL) async throws -> URL {
         let proxy = embeddedProxy()
-        _ = try await proxy.urls()
-        await proxy.verify()
+        await proxy.verify()   // nothing to check before it first starts
         guard let proxied = try await proxy.urls().url(for: url) else { throw MediaCacheError.notHTTP(url) }
         return proxied
     }

@@ -126,9 +126,7 @@ extension ResourceLoaderDelegate {
     /// Call on the queue.
     private static func wanted(_ handle: RequestHandle) -> Wanted? {
         guard handle.isOpen, let data = handle.request.dataRequest else { return nil }
-        guard !data.requestsAllDataToEndOfResource, data.requestedLength != Int.max else {
-            return Wanted(offset: data.currentOffset, end: nil)
-        }
+        guard !handle.wantsToEnd else { return Wanted(offset: data.currentOffset, end: nil) }
         let (end, overflow) = data.requestedOffset.addingReportingOverflow(Int64(data.requestedLength))
         return Wanted(offset: data.currentOffset, end: overflow ? nil : end)
     }

@@ -8,13 +8,22 @@ extension MediaStore {
     func placeDataFiles() throws(MediaStoreError) {
         guard purgeableDataDirectory != dataDirectory else { return }
         let resources = try indexOperation("place data files") { try index.allResources() }
+        // One listing of each folder, not a look per resource: this runs at every open.
+        let (kept, purgeable): (Set<String>, Set<String>)
+        do {
+            (kept, purgeable) = (Set(try fileSystem.contentsOfDirectory(at: dataDirectory)),
+                                 Set(try fileSystem.contentsOfDirectory(at: purgeableDataDirectory)))
+        } catch {
+            throw MediaStoreError(error, key: nil)
+        }
         var moved = (count: 0, pinned: 0)
         for resource in resources {
-            let wanted = dataPath(for: resource.id, pinned: resource.isPinned)
-            let other = dataPath(for: resource.id, pinned: !resource.isPinned)
+            let name = "\(resource.id).data"
+            let (wanted, other) = resource.isPinned ? (kept, purgeable) : (purgeable, kept)
+            guard !wanted.contains(name), other.contains(name) else { continue }
             do throws(IOError) {
-                guard try fileSystem.sizeOfFile(at: wanted) == nil, try fileSystem.sizeOfFile(at: other) != nil else { continue }
-                try fileSystem.moveFile(at: other, to: wanted)
+                try fileSystem.moveFile(at: dataPath(for: resource.id, pinned: !resource.isPinned),
+                                        to: dataPath(for: resource.id, pinned: resource.isPinned))
             } catch {
                 throw MediaStoreError(error, key: resource.key)
             }

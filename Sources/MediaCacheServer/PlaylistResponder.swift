@@ -20,7 +20,7 @@ struct PlaylistResponder: Sendable {
     let freshness: PlaylistFreshness
     private var logger: Logger { loader.store.configuration.logger }
 
-    func respond(to request: Request, origin: URL, context: ProxyRequestContext) async -> Response {
+    func respond(to request: Request, origin: URL, context: ProxyRequestContext) async throws -> Response {
         // A downloaded playlist is confirmed at every request, so that an unreachable origin is
         // known at once and the playlist restricted to what was downloaded.
         let isDownloaded = (try? loader.store.isDownloaded(loader.store.key(for: origin))) ?? false
@@ -30,16 +30,17 @@ struct PlaylistResponder: Sendable {
                 isDownloaded ? .zero : freshness.maximumAge(of: body)
             }
         } catch .store(let failure) {
-            return await respondUncached(to: request, origin: origin, because: failure, context: context)
+            return try await respondUncached(to: request, origin: origin, because: failure, context: context)
         } catch {
-            return ProxyResponder.failure(error)
+            // Named, not left to propagate: the compiler fails on a typed catch that is not exhaustive here.
+            throw error
         }
         context.tally.add(.bytes(content.chunk))
         let playlist: Playlist
         do {
             playlist = try Playlist(parsing: content.body)
         } catch {
-            return Self.unreadable(origin, error)
+            throw Self.unreadable(origin, error)
         }
         let base = content.record.contentInfo.finalURL ?? origin
         do {
@@ -59,19 +60,14 @@ struct PlaylistResponder: Sendable {
     /// store cannot keep it (a full disk, a failing one): as ``ProxyResponder`` relays any other
     /// body the store fails on.
     private func respondUncached(to request: Request, origin: URL, because failure: MediaStoreError,
-                                 context: ProxyRequestContext) async -> Response {
+                                 context: ProxyRequestContext) async throws -> Response {
         context.tally.note("\(LoaderError.store(failure)); the playlist came from the origin without caching")
         let relay = UncachedRelay(origin: loader.origin, url: origin, tally: context.tally)
-        let (body, info): (Data, ContentInfo)
-        do {
-            (body, info) = try await relay.whole(maximumLength: Playlist.maximumSize)
-        } catch {
-            return ProxyResponder.failure(error)
-        }
+        let (body, info) = try await relay.whole(maximumLength: Playlist.maximumSize)
         do {
             return answer(try Playlist(parsing: body), base: info.finalURL ?? origin, info: info, age: nil, to: request)
         } catch {
-            return Self.unreadable(origin, error)
+            throw Self.unreadable(origin, error)
         }
     }
 
@@ -88,7 +84,7 @@ struct PlaylistResponder: Sendable {
         return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: text))
     }
 
-    private static func unreadable(_ origin: URL, _ error: any Error) -> Response {
-        ProxyResponder.text(.badGateway, "the origin's playlist \(origin) cannot be read: \(error)\n")
+    private static func unreadable(_ origin: URL, _ error: any Error) -> ProxyRefusal {
+        ProxyRefusal(.badGateway, "the origin's playlist \(origin) cannot be read: \(error)")
     }
 }

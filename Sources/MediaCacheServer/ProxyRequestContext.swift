@@ -2,10 +2,12 @@ import Hummingbird
 import MediaCache
 import NIOCore
 
-/// The context of one request to the proxy: the client's address and the tally of where the
-/// response's bytes came from, for the access log.
+/// The context of one request to the proxy: what was decided on it, the client's address and
+/// the tally of where the response's bytes came from, for the access log.
 struct ProxyRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
+    /// What the connection decided on the request from its head (see ``ProxyRules``).
+    let decision: ProxyDecision
     /// The client's address, when the connection has one.
     let remoteAddress: SocketAddress?
     /// Filled by whoever writes the body; read by ``LoggingResponder`` once it is written.
@@ -13,10 +15,17 @@ struct ProxyRequestContext: RequestContext {
     /// Completes when the client's connection closes, also while no byte is being written.
     let connectionClosed: EventLoopFuture<Void>
 
-    init(source: ApplicationRequestContextSource) {
+    init(source: ApplicationRequestContextSource, decision: ProxyDecision) {
         coreContext = CoreRequestContextStorage(source: source)
+        self.decision = decision
         remoteAddress = source.channel.remoteAddress
         connectionClosed = source.channel.closeFuture
+    }
+
+    /// A context for a request nobody decided on, which is refused; the proxy's connections
+    /// always decide (``init(source:decision:)``).
+    init(source: ApplicationRequestContextSource) {
+        self.init(source: source, decision: .reject(ProxyRefusal(.internalServerError, "the request was not decided")))
     }
 }
 

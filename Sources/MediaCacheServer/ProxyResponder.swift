@@ -4,54 +4,55 @@ import Hummingbird
 import MediaCache
 import MediaCacheHLS
 
-/// Answers `GET` and `HEAD` for proxy paths: maps the path to the origin URL, decides how the
-/// resource is answered (``ProxiedAnswer``), and for bytes plans the range answer against what
-/// the loader knows of the resource and streams them from the loader; playlists go to
-/// ``PlaylistResponder``. A `GET` the cache holds whole never gets here: the connection answers
-/// it at once (``CachedHitResponder``), with the same plan and headers.
+/// Executes the decision for a proxied resource (``ResourceAnswer``): streams the bytes its
+/// range plan names from the loader, hands playlists to ``PlaylistResponder`` and what the
+/// store could not record to ``UncachedRelay``; for a resource the store knows nothing of, the
+/// origin's answer completes the decision (``ColdStart``). A hit the connection could send at
+/// once never gets here.
 struct ProxyResponder: Sendable {
     let loader: MediaLoader
-    let allowedHosts: HostAllowList?
     let playlists: PlaylistResponder
-    let targets: ProxyTargets
 
-    init(loader: MediaLoader, allowedHosts: HostAllowList?, token: String?, freshness: PlaylistFreshness, targets: ProxyTargets) {
+    init(loader: MediaLoader, token: String?, freshness: PlaylistFreshness) {
         self.loader = loader
-        self.allowedHosts = allowedHosts
-        self.targets = targets
         playlists = PlaylistResponder(loader: loader, token: token, freshness: freshness)
     }
 
-    func respond(to request: Request, context: ProxyRequestContext) async -> Response {
-        let origin: URL
-        do {
-            origin = try targets.origin(forTarget: request.uri.description)
-        } catch {
-            return Self.text(.badRequest, "\(error)\n")
-        }
-        if let refusal = Self.refusal(of: origin, allowedHosts: allowedHosts) { return refusal }
-        let record: ResourceRecord
-        var cold: ColdStart?
-        do {
-            (record, cold) = try await self.record(of: origin, for: request, context: context)
-        } catch .store(let failure) {
-            // Nothing could be recorded (a full disk; an answer the store keeps no record of, such
-            // as an empty body): a playlist is still rewritten, anything else relayed, as the
-            // rest of a body is when the store fails after the head has left.
-            if PlaylistDetection.hasPlaylistExtension(origin) {
-                return await playlists.respond(to: request, origin: origin, context: context)
-            }
+    /// The answer to `request` for `origin`, as `answer` decided.
+    func respond(to request: Request, origin: URL, answer: ResourceAnswer, context: ProxyRequestContext) async throws -> Response {
+        switch answer {
+        case .hit(let record, let plan, _), .stream(let record, let plan):
+            return respond(to: request, origin: origin, record: record, plan: plan, cold: nil, context: context)
+        case .playlist:
+            return try await playlists.respond(to: request, origin: origin, context: context)
+        case .relay(let failure):
             let relay = UncachedRelay(origin: loader.origin, url: origin, tally: context.tally)
-            return await relay.respond(to: request, because: .store(failure))
-        } catch {
-            return Self.failure(error)
+            return try await relay.respond(to: request, because: .store(failure))
+        case .fetch(let known):
+            let record: ResourceRecord
+            let cold: ColdStart?
+            do {
+                (record, cold) = try await self.record(of: origin, known: known, for: request, context: context)
+            } catch .store(let failure) {
+                return try await respond(to: request, origin: origin, answer: .unrecorded(origin, because: failure), context: context)
+            }
+            let isPlaylist = await PlaylistDetection.isPlaylist(origin, info: record.contentInfo, loader: loader)
+            let decided = ResourceAnswer.answer(for: record, isPlaylist: isPlaylist, method: request.method,
+                                                range: request.headers[.range], ifRange: request.headers[.ifRange])
+            switch decided {
+            case .hit(_, let plan, _), .stream(_, let plan):
+                return respond(to: request, origin: origin, record: record, plan: plan, cold: cold, context: context)
+            default:
+                cold?.read.cancel()
+                return try await respond(to: request, origin: origin, answer: decided, context: context)
+            }
         }
-        if await ProxiedAnswer.kind(for: origin, info: record.contentInfo, loader: loader) == .playlist {
-            cold?.read.cancel()
-            return await playlists.respond(to: request, origin: origin, context: context)
-        }
-        let plan = RangeResponsePlan(range: request.headers[.range], ifRange: request.headers[.ifRange],
-                                     info: record.contentInfo)
+    }
+
+    /// The bytes `plan` names of the resource `record` describes, from `cold`'s read when it
+    /// delivers them, otherwise from a read of their own.
+    private func respond(to request: Request, origin: URL, record: ResourceRecord, plan: RangeResponsePlan, cold: ColdStart?,
+                         context: ProxyRequestContext) -> Response {
         let headers = Self.headers(for: record.contentInfo, plan: plan)
         let status = HTTPResponse.Status(code: plan.status)
         guard request.method == .get, let bytes = plan.bytes else {
@@ -138,26 +139,21 @@ struct ProxyResponder: Sendable {
         return end - bytes.offset
     }
 
-    /// The resource's record: the stored one; for a `GET` of a resource nothing is known of,
-    /// the one its read's answer brings (see ``ColdStart``), with that read; otherwise the
-    /// one a probe brings.
-    private func record(of origin: URL, for request: Request, context: ProxyRequestContext)
+    /// The resource's record, which the store did not hold or held as `known`: for a `GET` of a
+    /// resource nothing is known of, the one its read's answer brings (see ``ColdStart``), with
+    /// that read; otherwise the one a probe brings. A playlist's path is probed: a playlist
+    /// too large to read is then refused before any of its bytes are fetched.
+    private func record(of origin: URL, known: ResourceRecord?, for request: Request, context: ProxyRequestContext)
         async throws(LoaderError) -> (ResourceRecord, ColdStart?)
     {
-        let isKnown = (try? loader.store.record(for: loader.store.key(for: origin))) != nil
-        guard request.method == .get, !isKnown, !PlaylistDetection.hasPlaylistExtension(origin),
+        if let known { return (known, nil) }
+        guard request.method == .get, !PlaylistDetection.hasPlaylistExtension(origin),
               let coldRequest = ColdStart.request(range: request.headers[.range], ifRange: request.headers[.ifRange]) else {
             return (try await loader.contentRecord(for: origin), nil)
         }
         let (cold, record) = try await ColdStart.start(coldRequest, of: origin, loader: loader,
                                                        connectionClosed: context.connectionClosed)
         return (record, cold)
-    }
-
-    /// `403` for an origin whose host the allow-list leaves out; `nil` when it may be fetched.
-    static func refusal(of origin: URL, allowedHosts: HostAllowList?) -> Response? {
-        guard let allowedHosts, !allowedHosts.allows(origin) else { return nil }
-        return text(.forbidden, "\(origin.host ?? "") is not among this proxy's allowed hosts\n")
     }
 
     /// The headers every answer for a resource carries.
@@ -178,27 +174,5 @@ struct ProxyResponder: Sendable {
         if let contentRange = plan.contentRange { headers.append(HTTPField(name: .contentRange, value: contentRange)) }
         if let length = plan.contentLength { headers.append(HTTPField(name: .contentLength, value: String(length))) }
         return headers
-    }
-
-    /// Origin error statuses pass through as they are; other failures name their cause.
-    static func failure(_ error: LoaderError) -> Response {
-        switch error {
-        case .origin(.status(let code, _)):
-            return text(HTTPResponse.Status(code: code), "origin answered \(code)\n")
-        case .origin(let failure):
-            return text(.badGateway, "\(failure)\n")
-        case .tooLarge(let url, let limit):
-            return text(.badGateway, "\(url) is larger than \(ByteCountText.string(limit)); it is not served\n")
-        case .store(.diskFull):
-            return text(HTTPResponse.Status(code: 507), "\(error)\n")
-        case .rangeNotSatisfiable, .contentChanged, .cancelled, .store:
-            return text(.internalServerError, "\(error)\n")
-        }
-    }
-
-    static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: message)))
     }
 }

@@ -103,11 +103,7 @@ public struct ProxyServer: Sendable {
                              onListening: @escaping @Sendable (Int) async -> Void) -> any Service {
         let router = Router(context: ProxyRequestContext.self)
         ProxyAPI(loader: loader, preloader: preloader, downloads: downloads, configuration: configuration).register(on: router)
-        let targets = ProxyTargets()
-        let proxy = ProxyResponder(loader: loader, allowedHosts: configuration.allowedHosts, token: configuration.token,
-                                   freshness: configuration.playlistFreshness, targets: targets)
-        router.get("/**") { request, context in await proxy.respond(to: request, context: context) }
-        router.head("/**") { request, context in await proxy.respond(to: request, context: context) }
+        let proxy = ProxyResponder(loader: loader, token: configuration.token, freshness: configuration.playlistFreshness)
         let limits = configuration.limits
         // The decoder's bounds are looser than ours, so that a request between the two gets a
         // precise 431 from ``ProxyAccess``; beyond the decoder's, the connection is refused.
@@ -115,13 +111,11 @@ public struct ProxyServer: Sendable {
         decoder.maxHeaderFieldSize = 4 * limits.maxHeaderListSize
         decoder.maxHeaderListSize = 4 * limits.maxHeaderListSize
         decoder.maxHeaderFieldCount = 4 * limits.maxHeaderFieldCount
-        let access = ProxyAccess(token: configuration.token, limits: limits)
-        let routed = PathResponder(proxy: proxy, hasMetrics: configuration.metrics != nil, routes: router.buildResponder())
-        let checked = AccessResponder(access: access, inner: routed)
+        let rules = ProxyRules(access: ProxyAccess(token: configuration.token, limits: limits), allowedHosts: configuration.allowedHosts,
+                               targets: ProxyTargets(), hasMetrics: configuration.metrics != nil)
         let log = ProxyLog(access: accessLog, errors: errors)
-        let hits = CachedHitResponder(access: access, allowedHosts: configuration.allowedHosts, loader: loader, targets: targets,
-                                      log: log)
-        let connections = ProxyChannel(responder: LoggingResponder(log: log, inner: checked), hits: hits,
+        let responder = LoggingResponder(log: log, inner: DecisionResponder(proxy: proxy, routes: router.buildResponder()))
+        let connections = ProxyChannel(responder: responder, rules: rules, loader: loader, log: log,
                                        decoderLimits: decoder, serverName: "mediacache", maxRequestBody: limits.maxRequestBody,
                                        timeouts: .init(idle: limits.idleTimeout, request: limits.requestTimeout, send: limits.sendTimeout),
                                        slots: ConnectionSlots(limit: limits.maxConnections))

@@ -22,7 +22,7 @@ struct UncachedRelay: Sendable {
     /// The answer to `request` from the origin as it is: its status for the client's range,
     /// length, type, validators and body. `failure` is why the cache could not answer; it goes
     /// to the error log.
-    func respond(to request: Request, because failure: LoaderError) async -> Response {
+    func respond(to request: Request, because failure: LoaderError) async throws(LoaderError) -> Response {
         tally.note("\(failure); answered from the origin without caching")
         var asked = OriginRequest(url: url, method: request.method == .head ? .head : .get,
                                   ifRange: request.headers[.ifRange])
@@ -35,7 +35,7 @@ struct UncachedRelay: Sendable {
         do {
             response = try await origin.fetch(asked)
         } catch {
-            return ProxyResponder.failure(.origin(error as? OriginError ?? .transport("\(error)", url: url)))
+            throw LoaderError.origin(error as? OriginError ?? .transport("\(error)", url: url))
         }
         var headers = ProxyResponder.headers(for: response.info)
         let total = response.info.totalLength.map(String.init) ?? "*"
@@ -52,7 +52,7 @@ struct UncachedRelay: Sendable {
         case .rangeNotSatisfiable:
             return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(total)"], body: ResponseBody())
         case .notModified:
-            return ProxyResponder.failure(.origin(.invalidResponse("304 Not Modified to a request without validators", url: url)))
+            throw LoaderError.origin(.invalidResponse("304 Not Modified to a request without validators", url: url))
         }
         if let limit { headers[.contentLength] = "\(limit)" }
         guard request.method == .get else { return Response(status: status, headers: headers, body: ResponseBody()) }

@@ -135,7 +135,7 @@ import Testing
 /// Answers every request `403` with a line of text.
 private struct ForbiddingResponder: HTTPResponder {
     func respond(to request: Request, context: ProxyRequestContext) async throws -> Response {
-        ProxyResponder.text(.forbidden, "not for you\n")
+        Response.text(.forbidden, "not for you")
     }
 }
 

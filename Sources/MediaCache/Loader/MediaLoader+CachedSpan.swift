@@ -12,7 +12,7 @@ extension MediaLoader {
     /// spans do; anything short of a whole hit goes through ``read(_:_:purpose:)``.
     ///
     /// ```swift
-    /// if let record = try loader.store.record(for: loader.store.key(for: url)),
+    /// if let record = loader.storedRecord(for: url),
     ///    let chunk = loader.cachedSpan(ByteRange(0, 1 << 20), of: record) {
     ///     send(chunk.span)                         // sendfile; chunk.sent(range) as it leaves
     /// }

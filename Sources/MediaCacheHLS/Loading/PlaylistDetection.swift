@@ -91,37 +91,22 @@ public enum PlaylistDetection {
     }
 
     /// Whether `url`, which the origin describes as `info`, is a playlist as far as its media
-    /// type, its path and its length tell; `nil` when only its first bytes can (a small
-    /// resource of a generic type whose path names no media file), which
-    /// ``isPlaylist(_:info:store:key:)`` then reads when they are cached.
-    public static func isPlaylist(_ url: URL, info: ContentInfo) -> Bool? {
+    /// type, its path, its length and its cached first bytes tell: a small resource of a
+    /// generic type whose path names no media file is one when its first line is `#EXTM3U`,
+    /// which `cachedFirstBytes(count)` reads from the cache; `nil` when the cache does not hold
+    /// them.
+    ///
+    /// A server answers a cache hit at once when this says `false`: a file served as
+    /// `application/octet-stream` from a path without an extension (a signed object URL) costs
+    /// a read of its first 7 bytes, not a task and the responders.
+    public static func isPlaylist(_ url: URL, info: ContentInfo, cachedFirstBytes: (_ count: Int) -> Data?) -> Bool? {
         let type = info.mimeType.map(mediaType(of:))
         if let type, mediaTypes.contains(type) { return true }
         let pathExtension = pathExtension(of: url)
         if isPlaylistExtension(pathExtension) { return true }
         guard type.map(genericTypes.contains) ?? true, !isMediaExtension(pathExtension), let length = info.totalLength, length >= 7,
               length <= Playlist.maximumSize else { return false }
-        return nil
-    }
-
-    /// Whether `url`, which the origin describes as `info` and `store` keeps as `key`, is a
-    /// playlist as far as its media type, its path, its length and its cached bytes tell: for a
-    /// small resource of a generic type whose path names no media file, whether its first line
-    /// is `#EXTM3U`, when the store holds it; `nil` when it does not.
-    ///
-    /// A server answers a cache hit at once when this says `false`: a file served as
-    /// `application/octet-stream` from a path without an extension (a signed object URL) costs
-    /// a read of its first 7 bytes, not a task and the responders (BENCHMARKS.md, "A hit of a
-    /// generic type").
-    public static func isPlaylist(_ url: URL, info: ContentInfo, store: MediaStore, key: ResourceKey) -> Bool? {
-        isPlaylist(url, info: info) ?? startsAsPlaylist(key, in: store)
-    }
-
-    /// Whether the first line `store` holds for `key` is `#EXTM3U`; `nil` when it holds no
-    /// first line.
-    private static func startsAsPlaylist(_ key: ResourceKey, in store: MediaStore) -> Bool? {
-        guard let first = try? store.read(ByteRange(0, Int64(signature.count)), from: key) else { return nil }
-        return first == signature
+        return cachedFirstBytes(signature.count).map { $0 == signature }
     }
 
     /// The first line of every playlist (RFC 8216 §4.3.1.1).
@@ -136,10 +121,12 @@ public enum PlaylistDetection {
     /// players read it; it also spares a miss of a generic type the wait for its first bytes
     /// before its head can leave.
     public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
-        if let answer = isPlaylist(url, info: info) { return answer }
         // Cached, the first line costs one read of the store, not a reader of its own: every
         // request for a file of a generic type asks.
-        if let cached = startsAsPlaylist(loader.store.key(for: url), in: loader.store) { return cached }
+        let cached = isPlaylist(url, info: info) { count in
+            loader.storedRecord(for: url).flatMap { loader.cachedBytes(ByteRange(0, Int64(count)), of: $0) }
+        }
+        if let cached { return cached }
         var head = Data()
         do {
             for try await chunk in loader.read(url, ByteRequest(offset: 0, length: Int64(signature.count)), purpose: purpose) {

@@ -18,5 +18,5 @@ struct EntryPath {
     }
 
     /// The answer to a path that names no entry.
-    static var refusal: Response { ProxyResponder.text(.badRequest, "name the entry by its percent-encoded key or URL\n") }
+    static var refusal: Response { Response.text(.badRequest, "name the entry by its percent-encoded key or URL") }
 }

@@ -40,13 +40,13 @@ extension ProxyAPI {
             selection = try asked.checkedSelection()
             url = try OriginURL.check(asked.url)
         } catch let error as InputError {
-            return ProxyResponder.text(.badRequest, "\(error)\n")
+            return Response.text(.badRequest, "\(error)")
         } catch let error as OriginURLError {
-            return ProxyResponder.text(.badRequest, "url: \(error)\n")
+            return Response.text(.badRequest, "url: \(error)")
         } catch {
-            return ProxyResponder.text(.badRequest, "the body must be JSON like {\"url\": \"https://…/master.m3u8\", \"audio\": \"en,de\"}\n")
+            return Response.text(.badRequest, "the body must be JSON like {\"url\": \"https://…/master.m3u8\", \"audio\": \"en,de\"}")
         }
-        if let refusal = ProxyResponder.refusal(of: url, allowedHosts: configuration.allowedHosts) { return refusal }
+        if let refusal = configuration.allowedHosts?.refusal(of: url) { return refusal.response }
         let download = try await downloads.download(url, title: asked.title, selection: selection)
         return try Self.json(DownloadReport(download))
     }
@@ -59,11 +59,11 @@ extension ProxyAPI {
         do {
             return try Self.json(DownloadReport(try await change(download)))
         } catch let error as DownloadState.InvalidMove {
-            return ProxyResponder.text(.conflict, "\(error)\n")
+            return Response.text(.conflict, "\(error)")
         }
     }
 
     private static func unknownDownload(_ id: String) -> Response {
-        ProxyResponder.text(.notFound, "no download \(id)\n")
+        Response.text(.notFound, "no download \(id)")
     }
 }

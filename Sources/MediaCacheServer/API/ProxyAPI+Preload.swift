@@ -12,7 +12,7 @@ extension ProxyAPI {
                 do {
                     await preloader.cancel(try OriginURL.check(text))
                 } catch {
-                    return ProxyResponder.text(.badRequest, "url: \(error)\n")
+                    return Response.text(.badRequest, "url: \(error)")
                 }
             } else {
                 await preloader.cancelAll()
@@ -29,9 +29,9 @@ extension ProxyAPI {
             asked = try APIJSON.decoder().decode(PreloadRequest.self, from: Data(buffer: body))
             amount = try asked.checkedAmount()
         } catch let error as InputError {
-            return ProxyResponder.text(.badRequest, "\(error)\n")
+            return Response.text(.badRequest, "\(error)")
         } catch {
-            return ProxyResponder.text(.badRequest, "the body must be JSON like {\"urls\": [\"https://…\"], \"seconds\": 5}\n")
+            return Response.text(.badRequest, "the body must be JSON like {\"urls\": [\"https://…\"], \"seconds\": 5}")
         }
         var urls: [URL] = []
         for text in asked.urls {
@@ -39,12 +39,12 @@ extension ProxyAPI {
             do {
                 url = try OriginURL.check(text)
             } catch {
-                return ProxyResponder.text(.badRequest, "urls: \(error)\n")
+                return Response.text(.badRequest, "urls: \(error)")
             }
-            if let refusal = ProxyResponder.refusal(of: url, allowedHosts: configuration.allowedHosts) { return refusal }
+            if let refusal = configuration.allowedHosts?.refusal(of: url) { return refusal.response }
             urls.append(url)
         }
-        guard !urls.isEmpty else { return ProxyResponder.text(.badRequest, "urls: the list is empty\n") }
+        guard !urls.isEmpty else { return Response.text(.badRequest, "urls: the list is empty") }
         for url in urls {
             await preloader.preload(url, amount: amount, priority: asked.priority ?? 0, maximumBandwidth: asked.bandwidth)
         }

@@ -48,7 +48,7 @@ struct ProxyAPI: Sendable {
             try EntryPath(request).map { $0.isPin ? try pin(false, $0.name) : try remove($0.name) } ?? EntryPath.refusal
         }
         router.put("/api/entries/**") { request, _ in
-            try EntryPath(request).map { $0.isPin ? try pin(true, $0.name) : ProxyResponder.text(.notFound, "use PUT /api/entries/{key}/pin\n") }
+            try EntryPath(request).map { $0.isPin ? try pin(true, $0.name) : Response.text(.notFound, "use PUT /api/entries/{key}/pin") }
                 ?? EntryPath.refusal
         }
         router.get("/api/stats") { _, _ in try Self.json(statsReport()) }
@@ -87,15 +87,15 @@ struct ProxyAPI: Sendable {
         do {
             origin = try OriginURL.check(request.uri.queryParameters["u"].map(String.init) ?? "")
         } catch {
-            return ProxyResponder.text(.badRequest, "u: \(error)\n")
+            return Response.text(.badRequest, "u: \(error)")
         }
         let reached = request.head.authority.flatMap {
             ProxyURL(authority: $0, token: configuration.token)
         } ?? configuration.urls
         guard let proxied = reached.url(for: origin) else {
-            return ProxyResponder.text(.badRequest, "u: \(origin) has no proxy URL\n")
+            return Response.text(.badRequest, "u: \(origin) has no proxy URL")
         }
-        return ProxyResponder.text(.ok, proxied.absoluteString + "\n")
+        return Response.text(.ok, proxied.absoluteString)
     }
 
     private func remove(_ name: String) throws -> Response {
@@ -123,7 +123,7 @@ struct ProxyAPI: Sendable {
             return try body()
         } catch let error as MediaStoreError {
             guard case .unknownResource = error else { throw error }
-            return ProxyResponder.text(.notFound, "\(error)\n")
+            return Response.text(.notFound, "\(error)")
         }
     }
 

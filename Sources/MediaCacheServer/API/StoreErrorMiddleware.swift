@@ -15,7 +15,7 @@ struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .closed: .serviceUnavailable
             default: .internalServerError
             }
-            return ProxyResponder.text(status, "cache store: \(error)\n")
+            return Response.text(status, "cache store: \(error)")
         }
     }
 }

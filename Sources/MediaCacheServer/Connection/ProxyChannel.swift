@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
+import MediaCache
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
@@ -17,8 +18,8 @@ import NIOHTTPTypesHTTP1
 /// request meets (routing, the token and allow-list, logs, statistics) stays in Hummingbird
 /// responders, unchanged. ``ProxyListener`` accepts the connections and shuts them down.
 ///
-/// A `GET` the cache holds whole is answered from the pipeline on the spot, with no task
-/// (``CachedHitResponder``). Every other request is answered in a task that runs on its
+/// Each request is decided on from its head in the pipeline (``ProxyRules``). A hit, a `GET`
+/// the cache holds whole, is answered there on the spot, with no task. Every other request is answered in a task that runs on its
 /// channel's event loop (``EventLoopTaskExecutor``): a partial hit is read, answered and
 /// queued to the socket without a hand-over between threads, each of which costs a wake-up.
 /// On 1 MiB hits that saved 5–12 % of the server's CPU (BENCHMARKS.md).
@@ -45,8 +46,12 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     }
 
     let responder: Responder
-    /// Answers the requests the cache holds whole at once, from the event loop.
-    let hits: CachedHitResponder
+    /// Decides on each request from its head.
+    let rules: ProxyRules
+    /// What the decisions read of the store, and where hits are read.
+    let loader: MediaLoader
+    /// The logs of hits answered at once; the responder logs the others.
+    let log: ProxyLog
     let decoderLimits: NIOHTTPDecoderLimitConfiguration
     /// The `Server` header of every response.
     let serverName: String
@@ -58,10 +63,12 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// How long a refused connection stays open for its client to read the `503`.
     static var refusalLinger: TimeAmount { .seconds(1) }
 
-    init(responder: Responder, hits: CachedHitResponder, decoderLimits: NIOHTTPDecoderLimitConfiguration, serverName: String,
+    init(responder: Responder, rules: ProxyRules, loader: MediaLoader, log: ProxyLog, decoderLimits: NIOHTTPDecoderLimitConfiguration, serverName: String,
          maxRequestBody: Int, timeouts: ConnectionWatchdog.Timeouts, slots: ConnectionSlots) {
         self.responder = responder
-        self.hits = hits
+        self.rules = rules
+        self.loader = loader
+        self.log = log
         self.decoderLimits = decoderLimits
         self.serverName = serverName
         self.maxRequestBody = maxRequestBody
@@ -105,26 +112,41 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             // A refused connection's requests are not read: it closes once its client has read the 503.
             guard isAdmitted else { return }
             let requests = RequestLoop(output: connection.output, maxBody: maxRequestBody, tasks: tasks, logger: logger,
-                                       answerAtOnce: { head, context in self.answerAtOnce(head, context: context, on: connection) },
-                                       answer: { request in await self.answer(request, on: connection, logger: logger) })
+                                       start: { request, context in self.start(request, context: context, on: connection, logger: logger) })
             try channel.pipeline.syncOperations.addHandler(requests)
         }
     }
 
-    /// Answers one request; returns whether the connection stays open for the next. A failure
-    /// while the response is written closes the connection: its client sees a short response.
-    private func answer(_ request: IncomingRequest, on connection: Connection, logger: Logger) async -> Bool {
+    /// Decides on `request` and starts its answer: a hit at once, anything else in a task.
+    private func start(_ request: IncomingRequest, context: ChannelHandlerContext, on connection: Connection,
+                       logger: Logger) -> RequestStart {
+        guard case .complete(let head, _) = request else {
+            return .inTask { await self.answer(request, decision: nil, on: connection, logger: logger) }
+        }
+        let decision = rules.decide(ProxyRequestHead(head), stored: loader)
+        if case .resource(_, .hit(let record, let plan, let range)) = decision,
+           let answered = answerAtOnce(head, record: record, plan: plan, range: range, context: context, on: connection) {
+            return .answered(answered)
+        }
+        return .inTask { await self.answer(request, decision: decision, on: connection, logger: logger) }
+    }
+
+    /// Answers one request as `decision` says (`nil` for a request refused before one); returns
+    /// whether the connection stays open for the next. A failure while the response is
+    /// written closes the connection: its client sees a short response.
+    private func answer(_ request: IncomingRequest, decision: ProxyDecision?, on connection: Connection, logger: Logger) async -> Bool {
         connection.sendBuffer.restoreForOtherResponses()
         connection.unsent.setForOtherResponses()
         let writer = ConnectionBodyWriter(output: connection.output, files: connection.files)
         do {
             return try await withTaskCancellationHandler {
-                guard case .complete(let head, let body) = request else {
-                    let refusal = ProxyResponder.text(.contentTooLarge, "request bodies are limited to \(maxRequestBody) bytes\n")
+                guard case .complete(let head, let body) = request, let decision else {
+                    let refusal = Response.text(.contentTooLarge, "request bodies are limited to \(maxRequestBody) bytes")
                     try await writer.respond(with: refusal, date: date.now, serverName: serverName, closing: true)
                     return false
                 }
-                return try await respond(to: head, body: body, channel: connection.channel, writer: writer, logger: logger)
+                return try await respond(to: head, body: body, decision: decision, channel: connection.channel, writer: writer,
+                                         logger: logger)
             } onCancel: {
                 // The server is stopping at once: no request after this one is answered.
                 connection.channel.close(mode: .input, promise: nil)
@@ -136,33 +158,37 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
         }
     }
 
-    /// Answers a cache hit on the spot (see ``CachedHitResponder``): its head, its one span
-    /// and its end are written from the event loop, and its access-log line once they have
-    /// left, or once the connection failed, with the bytes that left. `nil` for any other
-    /// request, and when the connection closed.
-    private func answerAtOnce(_ request: HTTPRequestHead, context: ChannelHandlerContext,
-                              on connection: Connection) -> EventLoopFuture<Bool>? {
+    /// Sends a hit on the spot: its head, `range` of the data file and its end are written
+    /// from the event loop, and its access-log line once they have left, or once the
+    /// connection failed, with the bytes that left. `nil` when the span cannot be sent from
+    /// here (an encrypted store, a file system without descriptors, a resource changed since
+    /// its record was read): the responders then execute the same decision.
+    private func answerAtOnce(_ request: HTTPRequestHead, record: ResourceRecord, plan: RangeResponsePlan, range: ByteRange,
+                              context: ChannelHandlerContext, on connection: Connection) -> EventLoopFuture<Bool>? {
         let start = ContinuousClock.now
-        guard let hit = hits.hit(request, client: connection.client),
-              connection.files.queued.tryEnter() else { return nil }
+        guard let chunk = loader.cachedSpan(range, of: record), connection.files.queued.tryEnter() else { return nil }
         let tally = ResponseTally()
-        guard let region = try? connection.files.region(for: hit.chunk.reportingSent { tally.add($0.length, from: .cache) }) else {
+        guard let region = try? connection.files.region(for: chunk.reportingSent { tally.add($0.length, from: .cache) }) else {
             return nil
         }
         connection.sendBuffer.enlargeForHit()
         connection.unsent.liftForHit()
         let keepsConnection = request.isKeepAlive
-        let head = ConnectionBodyWriter.head(hit.head, date: date.now, serverName: serverName, closing: !keepsConnection)
+        let response = HTTPResponse(status: HTTPResponse.Status(code: plan.status),
+                                    headerFields: ProxyResponder.headers(for: record.contentInfo, plan: plan))
+        let head = ConnectionBodyWriter.head(HTTPResponseHead(response), date: date.now, serverName: serverName,
+                                             closing: !keepsConnection)
+        let entry = ProxyLog.Entry(client: connection.client, method: request.method.rawValue, target: request.uri)
         let written = context.eventLoop.makePromise(of: Void.self)
         let answered = context.eventLoop.makePromise(of: Bool.self)
         context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
         context.write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: nil)
         context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: written)
         let channel = context.channel
-        written.futureResult.whenComplete { [log = hits.log] result in
+        written.futureResult.whenComplete { [log] result in
             let isWritten = if case .success = result { true } else { false }
             let counts = tally.snapshot
-            log.record(hit.entry, status: Int(head.status.code), sent: counts.fromCache, counts: counts, start: start, error: nil)
+            log.record(entry, status: Int(head.status.code), sent: counts.fromCache, counts: counts, start: start, error: nil)
             // A client that went away mid-body sees a short response, as on the other path.
             if !isWritten { channel.close(promise: nil) }
             answered.succeed(isWritten && keepsConnection)
@@ -188,17 +214,17 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     }
 
     /// Answers one request; returns whether the connection stays open for the next.
-    private func respond(to head: HTTPRequestHead, body: ByteBuffer, channel: any Channel, writer: ConnectionBodyWriter,
-                         logger: Logger) async throws -> Bool {
+    private func respond(to head: HTTPRequestHead, body: ByteBuffer, decision: ProxyDecision, channel: any Channel,
+                         writer: ConnectionBodyWriter, logger: Logger) async throws -> Bool {
         let request: Request
         do {
             request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: RequestBody(buffer: body))
         } catch {
-            try await writer.respond(with: ProxyResponder.text(.badRequest, "the request head is not valid HTTP: \(error)\n"),
+            try await writer.respond(with: Response.text(.badRequest, "the request head is not valid HTTP: \(error)"),
                                      date: date.now, serverName: serverName, closing: true)
             return false
         }
-        let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger), decision: decision)
         let response: Response
         do {
             response = try await responder.respond(to: request, context: context)

@@ -11,8 +11,8 @@ import NIOHTTP1
 /// pipeline to a task, a connection no task while it is idle, and neither the set-up nor the
 /// teardown of async sequences (BENCHMARKS.md, "Requests read in the pipeline").
 ///
-/// A request that can be answered at once (a cache hit, ``CachedHitResponder``) is answered
-/// from the pipeline itself, with no task at all.
+/// A request that can be answered at once (a cache hit) is answered from the pipeline
+/// itself, with no task at all (``RequestStart``).
 ///
 /// One request is answered at a time: NIO's pipelining handler, before this one, holds a
 /// pipelined request back until the previous response has ended, and one that arrives while
@@ -22,12 +22,8 @@ import NIOHTTP1
 final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
 
-    /// Answers one request; returns whether the connection stays open for the next.
-    typealias Answer = @Sendable (IncomingRequest) async -> Bool
-    /// Answers a request on the spot, from the event loop, when it can: the future tells, once
-    /// the response is written, whether the connection stays open for the next. `nil` leaves
-    /// the request to ``Answer``.
-    typealias AnswerAtOnce = (HTTPRequestHead, ChannelHandlerContext) -> EventLoopFuture<Bool>?
+    /// Starts answering one request, from the event loop.
+    typealias Start = (IncomingRequest, ChannelHandlerContext) -> RequestStart
 
     /// A request whose end has not arrived.
     private struct PartialRequest {
@@ -39,8 +35,7 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
 
     private let maxBody: Int
     private let tasks: ConnectionTasks
-    private let answer: Answer
-    private let answerAtOnce: AnswerAtOnce
+    private let start: Start
     private let output: ConnectionOutput
     private let logger: Logger
     private var reading: PartialRequest?
@@ -54,13 +49,12 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
     /// - Parameter maxBody: the largest request body read; a larger one is answered as
     ///   ``IncomingRequest/bodyTooLarge(_:)`` at once, and the rest of it is not kept.
     init(output: ConnectionOutput, maxBody: Int, tasks: ConnectionTasks, logger: Logger,
-         answerAtOnce: @escaping AnswerAtOnce, answer: @escaping Answer) {
+         start: @escaping Start) {
         self.output = output
         self.logger = logger
         self.maxBody = maxBody
         self.tasks = tasks
-        self.answerAtOnce = answerAtOnce
-        self.answer = answer
+        self.start = start
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -124,15 +118,16 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
         isAnswering = true
         let loop = context.eventLoop
         let this = NIOLoopBound(self, eventLoop: loop)
-        let answeredAtOnce: EventLoopFuture<Bool>? = if case .complete(let head, _) = request { answerAtOnce(head, context) } else { nil }
+        let started = start(request, context)
         let context = NIOLoopBound(context, eventLoop: loop)
-        if let answeredAtOnce {
-            answeredAtOnce.whenSuccess { keepsConnection in this.value.answered(keepingConnection: keepsConnection, context.value) }
-            return
-        }
-        tasks.start(on: loop) { [answer] in
-            let keepsConnection = await answer(request)
-            loop.execute { this.value.answered(keepingConnection: keepsConnection, context.value) }
+        switch started {
+        case .answered(let answered):
+            answered.whenSuccess { keepsConnection in this.value.answered(keepingConnection: keepsConnection, context.value) }
+        case .inTask(let answer):
+            tasks.start(on: loop) {
+                let keepsConnection = await answer()
+                loop.execute { this.value.answered(keepingConnection: keepsConnection, context.value) }
+            }
         }
     }
 
@@ -152,6 +147,14 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
         isFinished = true
         context.close(promise: nil)
     }
+}
+
+/// How a request is answered: on the spot, from the event loop (the future tells, once the
+/// response is written, whether the connection stays open for the next), or in a task that
+/// returns that.
+enum RequestStart {
+    case answered(EventLoopFuture<Bool>)
+    case inTask(@Sendable () async -> Bool)
 }
 
 /// One request read from a connection: its head and its whole body, which the proxy's

@@ -36,6 +36,8 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
         var response: Response
         do {
             response = try await inner.respond(to: request, context: context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
         } catch {
             log.record(entry, status: 500, sent: 0, counts: context.tally.snapshot, start: start, error: "\(error)")
             throw error

@@ -3,7 +3,7 @@ import NIOCore
 
 /// The proxy's access and error logs (see ``ProxyLogFields``), as every answer writes them:
 /// those of the Hummingbird responders (``LoggingResponder``) and the cache hits a connection
-/// answers at once (``CachedHitResponder``).
+/// answers at once (``ProxyChannel``).
 struct ProxyLog: Sendable {
     let access: ExtendedLogFile?
     let errors: ExtendedLogFile?

@@ -79,3 +79,10 @@ public enum HostAllowListError: Error, Hashable, Sendable, CustomStringConvertib
         }
     }
 }
+
+extension HostAllowList {
+    /// The `403` for `origin` when its host is not on the list; `nil` when it may be fetched.
+    func refusal(of origin: URL) -> ProxyRefusal? {
+        allows(origin) ? nil : ProxyRefusal(.forbidden, "\(origin.host ?? "") is not among this proxy's allowed hosts")
+    }
+}

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "MediaCacheURLSession", targets: ["MediaCacheURLSession"]),
         .library(name: "MediaCacheHLS", targets: ["MediaCacheHLS"]),
         .library(name: "MediaCacheServer", targets: ["MediaCacheServer"]),
+        .library(name: "MediaCacheAPI", targets: ["MediaCacheAPI"]),
         .library(name: "MediaCacheAVFoundation", targets: ["MediaCacheAVFoundation"]),
         .library(name: "MediaCacheTesting", targets: ["MediaCacheTesting"]),
         .executable(name: "mediacache", targets: ["MediaCacheCLI"]),
@@ -59,7 +60,6 @@ let package = Package(
             dependencies: [
                 "MediaCache",
                 "MediaCacheEventLoops",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -81,9 +81,17 @@ let package = Package(
             dependencies: ["MediaCache"],
             swiftSettings: strict
         ),
+        // The proxy's JSON API and URLs as a client sees them: the models, the client, the
+        // announcement of a running server. Foundation only, for the CLI and apps.
+        .target(
+            name: "MediaCacheAPI",
+            dependencies: ["MediaCache", "MediaCacheHLS"],
+            swiftSettings: strict
+        ),
         .target(
             name: "MediaCacheServer",
             dependencies: [
+                "MediaCacheAPI",
                 "MediaCache",
                 "MediaCacheHLS",
                 "MediaCacheEventLoops",
@@ -117,6 +125,7 @@ let package = Package(
                 "MediaCache",
                 "MediaCacheURLSession",
                 "MediaCacheServer",
+                "MediaCacheAPI",
                 "MediaCacheHLS",
                 .target(name: "MediaCacheHTTP", condition: .when(platforms: [.linux])),
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
@@ -142,8 +151,8 @@ let package = Package(
                 "MediaCacheHLS",
                 "MediaCacheHTTP",
                 "MediaCacheServer",
+                "MediaCacheAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -158,7 +167,7 @@ let package = Package(
         // (`scripts/fuzz`; see FUZZING.md).
         .target(
             name: "MediaCacheFuzzing",
-            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheServer"],
+            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheServer", "MediaCacheAPI"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -213,6 +222,7 @@ let package = Package(
                 "MediaCacheHLS",
                 "MediaCacheHTTP",
                 "MediaCacheServer",
+                "MediaCacheAPI",
                 "MediaCacheTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -233,6 +243,7 @@ let package = Package(
                 "MediaCacheURLSession",
                 "MediaCacheHLS",
                 "MediaCacheServer",
+                "MediaCacheAPI",
                 "MediaCacheTesting",
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -246,7 +257,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheCLITests",
-            dependencies: ["MediaCacheCLI", "MediaCache", "MediaCacheServer", "MediaCacheTesting"],
+            dependencies: ["MediaCacheCLI", "MediaCache", "MediaCacheServer", "MediaCacheAPI", "MediaCacheTesting"],
             swiftSettings: strict
         ),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MediaCache
+import MediaCacheAPI
 import MediaCacheServer
 
 /// The loopback proxy an app's HLS plays through: started on first use on a free port, with a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheServer
 
 /// The `--cache-dir` and `--encrypt-key-file` options every command takes.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheHLS
 import MediaCacheServer
 

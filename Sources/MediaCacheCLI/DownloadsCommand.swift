@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MediaCacheAPI
 import MediaCacheServer
 
 /// `mediacache downloads`: lists downloads, or pauses, resumes or removes them.

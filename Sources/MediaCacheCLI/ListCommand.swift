@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheServer
 
 /// `mediacache ls`: every cached resource with how much of it is cached; an HLS asset as one

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheAPI
 import MediaCacheServer
 
 /// Formatting shared by the commands.

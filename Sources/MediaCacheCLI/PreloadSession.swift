@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheHLS
 import MediaCacheHTTP
 import MediaCacheServer

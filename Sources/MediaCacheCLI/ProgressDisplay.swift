@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheServer
 
 /// Shows preload jobs as they progress: bars redrawn in place on a terminal, otherwise a plain

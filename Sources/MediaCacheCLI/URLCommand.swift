@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheServer
 
 /// `mediacache url`: the proxy URL that plays an origin URL through the cache, on the server

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheAPI
 import MediaCacheServer
 
 /// The proxy-path laws: a request target either names an `http` or `https` origin with a

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheAPI
 
 /// The proxy paths of a playlist's URIs. A URI on the playlist's own origin (nearly every
 /// segment) maps by swapping its `scheme://authority` for the proxy path of that origin, with

@@ -1,4 +1,5 @@
 import MediaCache
+import MediaCacheAPI
 import MediaCacheHLS
 import Prometheus
 

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import AVFoundationShim
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheAVFoundation
 import MediaCacheServer
 import MediaCacheTesting

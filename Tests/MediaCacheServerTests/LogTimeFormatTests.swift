@@ -1,4 +1,5 @@
 import Foundation
+@testable import MediaCache
 import Testing
 @testable import MediaCacheServer
 

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheAPI
 @testable import MediaCacheServer
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheServer
 import MediaCacheTesting
 import Prometheus

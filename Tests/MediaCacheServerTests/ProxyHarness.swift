@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import MediaCache
+import MediaCacheAPI
 import MediaCacheHTTP
 import MediaCacheServer
 import MediaCacheTesting

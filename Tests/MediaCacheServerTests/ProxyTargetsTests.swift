@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheAPI
 import Testing
 @testable import MediaCacheServer
 

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheAPI
 import MediaCacheServer
 import MediaCacheTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MediaCache
+import MediaCacheAPI
 import MediaCacheHLS
 
 extension ProxyAPI {

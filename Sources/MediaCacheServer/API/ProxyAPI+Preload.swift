@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MediaCache
+import MediaCacheAPI
 
 extension ProxyAPI {
     /// `POST`, `GET` and `DELETE /api/preload`.

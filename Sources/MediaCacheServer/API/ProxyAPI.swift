@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MediaCache
+import MediaCacheAPI
 import MediaCacheHLS
 import Prometheus
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheAPI
 
 /// The HTML of `GET /`: every cached resource with a bar of its cached ranges, its size,
 /// pinned state, last access, hit ratio and preloaded bytes played; every HLS asset with a bar

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCacheAPI
 
 /// The origin hosts a proxy may fetch from: exact names or addresses, or `*.example.com` for
 /// every subdomain of `example.com` (not `example.com` itself), each optionally with a port

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import MediaCache
+import MediaCacheAPI
 
 /// A loader's failure renders its own answer: an origin's error status passes through as it
 /// is; other failures name their cause, with `502` for the origin's, `507` for a full disk

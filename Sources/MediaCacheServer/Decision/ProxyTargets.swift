@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheAPI
 
 /// The origin URLs of the proxy paths requested lately, so that the many requests a player
 /// sends for one file (a range each, a replay, a seek) read its path once.

@@ -1,4 +1,6 @@
 import Foundation
+import MediaCache
+import MediaCacheAPI
 import NIOCore
 
 /// The proxy's access and error logs (see ``ProxyLogFields``), as every answer writes them:

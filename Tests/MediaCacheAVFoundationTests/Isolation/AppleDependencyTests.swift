@@ -17,8 +17,8 @@ import Testing
 
     @Test func onLinuxTheClosureHasThemWhichShowsTheCheckCanFail() throws {
         let closure = try Self.closure(of: "MediaCacheAVFoundation", on: "linux")
-        #expect(closure.targets.contains(.init(package: "async-http-client", name: "AsyncHTTPClient")))
         #expect(closure.targets.contains { $0.package == "swift-nio-ssl" })
+        #expect(closure.targets.contains { $0.name.contains("BoringSSL") })
     }
 
     private static func closure(of product: String, on platform: String) throws -> PackageClosure {

@@ -1,5 +1,4 @@
 import Foundation
-import MediaCache
 
 /// A log file in the W3C Extended Log File Format: `#` directives naming the fields, then one
 /// line of space-separated values per event.

@@ -2,18 +2,18 @@ import MediaCache
 
 /// A host with an optional port as written in a `Host` header or an allow-list: `name`,
 /// `name:port`, `[v6]` or `[v6]:port`.
-struct HostAndPort {
+package struct HostAndPort {
     /// The host, without brackets.
-    var host: Substring
+    package var host: Substring
     /// Whether the host was an address in brackets (IPv6).
-    var isBracketed: Bool
+    package var isBracketed: Bool
     /// The port, 1 to 65535, when given.
-    var port: Int?
+    package var port: Int?
 
     /// Splits `text`; `nil` for an empty host, an unclosed bracket, anything after `]` other
     /// than `:port`, a colon in a host without brackets, or a port that is not 1 to 65535 in
     /// digits.
-    init?(_ text: Substring) {
+    package init?(_ text: Substring) {
         var rest = text
         var portText: Substring?
         if rest.hasPrefix("[") {

@@ -20,7 +20,7 @@ public protocol CacheMaintenance: Sendable {
 
 extension EntryReport {
     /// The report of `entry` with its `ranges`, without statistics.
-    init(entry: StoreEntry, ranges: ByteRangeSet) {
+    package init(entry: StoreEntry, ranges: ByteRangeSet) {
         self.init(entry: entry, cachedRanges: ranges.ranges, playPath: URL(string: entry.url).flatMap(ProxyURL.path(for:)))
     }
 }
@@ -31,7 +31,7 @@ extension MediaStore: CacheMaintenance {
     }
 
     /// The entry reports with what a running server did for each resource and asset.
-    func entryReports(members: Bool, statistics: [ResourceKey: CacheStatistics]) throws -> [EntryReport] {
+    package func entryReports(members: Bool, statistics: [ResourceKey: CacheStatistics]) throws -> [EntryReport] {
         let reports = try entries().map { entry throws(MediaStoreError) in
             EntryReport(entry: entry, ranges: try availableRanges(for: entry.key))
         }

@@ -2,22 +2,22 @@ import Foundation
 
 /// The calendar fields of an instant in UTC, from `gmtime_r`: what log lines and `Date`
 /// headers print, without a `Calendar` per line.
-struct UTCTime {
-    var year: Int
+package struct UTCTime {
+    package var year: Int
     /// 1 to 12.
-    var month: Int
-    var day: Int
+    package var month: Int
+    package var day: Int
     /// 0 (Sunday) to 6.
-    var weekday: Int
-    var hour: Int
-    var minute: Int
-    var second: Int
+    package var weekday: Int
+    package var hour: Int
+    package var minute: Int
+    package var second: Int
 
-    init(_ date: Date) {
+    package init(_ date: Date) {
         self.init(seconds: time_t(date.timeIntervalSince1970.rounded(.down)))
     }
 
-    init(seconds: time_t) {
+    package init(seconds: time_t) {
         var seconds = seconds
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -31,7 +31,7 @@ struct UTCTime {
     }
 
     /// `value` with a leading zero below 10.
-    static func twoDigits(_ value: Int) -> String {
+    package static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0\(value)" : "\(value)"
     }
 }

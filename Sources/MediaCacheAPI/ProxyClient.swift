@@ -1,12 +1,11 @@
-import AsyncHTTPClient
 import Foundation
 import MediaCache
-import MediaCacheServer
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
-/// The JSON API of a running ``ProxyServer``.
+/// The JSON API of a running proxy (`mediacache serve`, or an app's embedded one), through a
+/// `URLSession` of its own: no cookies, no cache, no system proxy.
 ///
 /// ```swift
 /// if let server = ServerAnnouncement.read(in: directory) {
@@ -90,26 +89,43 @@ public struct ProxyClient: CacheMaintenance {
         name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-"))) ?? name
     }
 
-    private func call<Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Data? = nil) async throws -> Answer {
-        var request = HTTPClientRequest(url: root.absoluteString + path)
-        request.method = method
+    /// The methods the API takes.
+    private enum Method: String {
+        case GET, POST, PUT, DELETE
+    }
+
+    private func call<Answer: Decodable>(_ method: Method, _ path: String, body: Data? = nil) async throws -> Answer {
+        guard let url = URL(string: root.absoluteString + path) else { throw ProxyClientError.invalidAnswer(path: path) }
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        request.timeoutInterval = 30
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: body))
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
         }
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 64 << 20)
-        guard response.status == .ok else {
-            throw ProxyClientError.status(Int(response.status.code), message: String(buffer: body)
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (answer, response) = try await Self.session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 else {
+            throw ProxyClientError.status(status, message: String(decoding: answer, as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines))
         }
         do {
-            return try APIJSON.decoder().decode(Answer.self, from: Data(buffer: body))
+            return try APIJSON.decoder().decode(Answer.self, from: answer)
         } catch {
             throw ProxyClientError.invalidAnswer(path: path)
         }
     }
+
+    /// A session for loopback calls: nothing of the app's cookies, cache or proxy settings.
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.connectionProxyDictionary = [:]
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        return URLSession(configuration: configuration)
+    }()
 }
 
 /// Why a call to a running server failed.

@@ -47,7 +47,7 @@ public enum ExtendedLogFormat {
     }
 
     /// `duration` in seconds with three decimals, such as `0.042`.
-    static func seconds(_ duration: Duration) -> String {
+    package static func seconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let milliseconds = seconds * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
         let fraction = milliseconds % 1000

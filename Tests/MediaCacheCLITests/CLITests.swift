@@ -6,7 +6,7 @@ import MediaCacheTesting
 import Testing
 
 /// Runs the real `mediacache` binary against stores prepared in a directory of the test's own.
-@Suite struct CLITests {
+@Suite(.timeLimit(.minutes(2))) struct CLITests {
     let directory: TemporaryDirectory
 
     init() throws {

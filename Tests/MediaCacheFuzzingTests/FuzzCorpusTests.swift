@@ -4,7 +4,7 @@ import Testing
 
 /// Every fuzz target keeps its laws over its seed corpus and over every input that once broke
 /// one (`Fuzz/regressions`), so a regression fails here without the fuzzing build.
-@Suite struct FuzzCorpusTests {
+@Suite(.timeLimit(.minutes(2))) struct FuzzCorpusTests {
     static let fuzzDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz")

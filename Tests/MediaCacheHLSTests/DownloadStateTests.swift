@@ -3,7 +3,7 @@ import MediaCacheHLS
 import Testing
 
 /// The download state machine and the selection, without I/O.
-@Suite struct DownloadStateTests {
+@Suite(.timeLimit(.minutes(2))) struct DownloadStateTests {
     @Test func theAllowedMoves() throws {
         #expect(try DownloadState.queued.started() == .downloading)
         #expect(try DownloadState.downloading.finished() == .completed)

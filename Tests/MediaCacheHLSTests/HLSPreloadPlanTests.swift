@@ -4,7 +4,7 @@ import MediaCache
 import Testing
 
 /// What an HLS preload starts with: the variant, renditions and segments a player needs.
-@Suite struct HLSPreloadPlanTests {
+@Suite(.timeLimit(.minutes(2))) struct HLSPreloadPlanTests {
     let base = URL(string: "https://cdn.test/film/master.m3u8")!
 
     let multivariant = """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MediaCacheHLS
 
-@Suite struct PlaylistDetectionTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistDetectionTests {
     @Test(arguments: [
         ("application/vnd.apple.mpegurl", "application/vnd.apple.mpegurl"),
         (" Application/VND.Apple.MPEGURL ; charset=utf-8", "application/vnd.apple.mpegurl"),

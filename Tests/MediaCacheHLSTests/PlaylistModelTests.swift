@@ -5,7 +5,7 @@ import Testing
 
 /// The semantic models read from the corpus: what applies to each segment, the implicit
 /// byte-range offset, sequence numbers, variants and renditions, and precise errors.
-@Suite struct PlaylistModelTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistModelTests {
     @Test func aMediaPlaylistSaysWhatAppliesToEachSegment() throws {
         let media = try MediaPlaylist(try Playlist(parsing: PlaylistCorpus.media))
         #expect(media.targetDuration == 4 && media.mediaSequence == 120 && media.discontinuitySequence == 3)

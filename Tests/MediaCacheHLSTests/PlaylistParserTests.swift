@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MediaCacheHLS
 
-@Suite struct PlaylistParserTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistParserTests {
     @Test func aMultivariantPlaylistKeepsEveryTagInPlace() throws {
         let playlist = try Playlist(parsing: PlaylistCorpus.multivariant)
         #expect(playlist.isMultivariant)

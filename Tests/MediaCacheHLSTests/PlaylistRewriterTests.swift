@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MediaCacheHLS
 
-@Suite struct PlaylistRewriterTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistRewriterTests {
     /// Routes every http(s) URL to `/proxy/<absolute URL>`, nothing else.
     func route(_ url: URL) -> String? {
         ["http", "https"].contains(url.scheme ?? "") ? "/proxy/" + url.absoluteString : nil
@@ -60,7 +60,7 @@ import Testing
 }
 
 /// Offline, a downloaded multivariant playlist lists only what was downloaded.
-@Suite struct PlaylistRestrictionTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistRestrictionTests {
     @Test func variantsAndRenditionsNotKeptAreLeftOut() throws {
         let text = """
         #EXTM3U

@@ -5,7 +5,7 @@ import Testing
 
 /// The attribute-list grammar and the whole playlist survive write → parse unchanged, for
 /// generated lists and playlists of every kind of line.
-@Suite struct PlaylistRoundTripPropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistRoundTripPropertyTests {
     static let nameCharacters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
     static let bareCharacters = Array("abcxyzABC0123456789.-_@/:x")
     static let quotedCharacters = Array("abc XYZ 0123,./:;=@-_?&%")

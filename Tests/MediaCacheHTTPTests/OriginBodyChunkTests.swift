@@ -5,7 +5,7 @@ import Testing
 
 /// How one turn's body buffers become the chunk a fetch takes: a single buffer without a copy,
 /// and never a chunk that a later write to the buffer could change.
-@Suite struct OriginBodyChunkTests {
+@Suite(.timeLimit(.minutes(2))) struct OriginBodyChunkTests {
     /// A read's buffer whose first bytes were a response head, as the decoder leaves it.
     private func bodyBuffer(head: Int = 17, body: [UInt8]) -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: head + body.count)

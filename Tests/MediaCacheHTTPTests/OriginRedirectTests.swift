@@ -4,7 +4,7 @@ import Testing
 @testable import MediaCacheHTTP
 
 /// Which answers redirect, where to, and which headers go along: without sockets.
-@Suite struct OriginRedirectTests {
+@Suite(.timeLimit(.minutes(2))) struct OriginRedirectTests {
     private let url = URL(string: "https://cdn.example/v/a.mp4?sig=1")!
 
     private func head(_ status: UInt, location: String?) -> HTTPResponseHead {

@@ -6,7 +6,7 @@ import Testing
 
 /// A response's writes go to the channel at once while it is writable, wait while it is not,
 /// and fail once the connection has closed or the server stops at once.
-@Suite struct ConnectionOutputTests {
+@Suite(.timeLimit(.minutes(2))) struct ConnectionOutputTests {
     @Test func aWriteWaitsWhileTheChannelIsNotWritableAndGoesOnOnceItIs() async throws {
         let channel = NIOAsyncTestingChannel()
         let output = ConnectionOutput(channel: channel)

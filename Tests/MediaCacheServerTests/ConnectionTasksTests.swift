@@ -6,7 +6,7 @@ import Testing
 
 /// The connections' tasks: the listener waits for every one it started, and stopping at once
 /// cancels those running and those that start afterwards.
-@Suite struct ConnectionTasksTests {
+@Suite(.timeLimit(.minutes(2))) struct ConnectionTasksTests {
     let loop = MultiThreadedEventLoopGroup.singleton.next()
 
     @Test func waitingForAllWaitsForEveryTaskStarted() async throws {

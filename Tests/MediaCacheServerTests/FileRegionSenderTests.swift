@@ -9,7 +9,7 @@ import Testing
 /// A file region leaves in growing parts, the first of a mebibyte, each reported as it is written; the
 /// file closes and the response may queue the next region once the last part is written or
 /// has failed.
-@Suite struct FileRegionSenderTests {
+@Suite(.timeLimit(.minutes(2))) struct FileRegionSenderTests {
     @Test func aRegionIsSentInPartsEachReportedOnceWritten() async throws {
         let (channel, queued, file) = try Self.setUp()
         let sent = SentRanges()

@@ -8,7 +8,7 @@ import Testing
 /// partial segments back (`TCP_CORK`, ``FullSegments``), and once the span is written it holds
 /// nothing back, so that the span's last bytes and the next response leave at once. Linux only:
 /// elsewhere the platform segments as it does.
-@Suite struct FullSegmentsTests {
+@Suite(.timeLimit(.minutes(2))) struct FullSegmentsTests {
     @Test(.timeLimit(.minutes(1)))
     func aSpanIsCorkedWhileItIsWrittenAndUncorkedOnceItIs() async throws {
         try await ProxyHarness.run { harness in

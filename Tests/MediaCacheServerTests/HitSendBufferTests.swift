@@ -6,7 +6,7 @@ import Testing
 /// Through the proxy: a hit enlarges its connection's send buffer (``LocalClientSendBuffer``),
 /// and a miss on the same connection gets the kernel's size back before its first byte, so
 /// that its reader, and its fetch, run no further ahead of a player that leaves.
-@Suite struct HitSendBufferTests {
+@Suite(.timeLimit(.minutes(2))) struct HitSendBufferTests {
     @Test(.enabled(if: LocalClientSendBuffer.size != nil, "the kernel here grants no larger send buffer"),
           .timeLimit(.minutes(1)))
     func aHitEnlargesItsConnectionsBufferAndAMissAfterItRestoresIt() async throws {

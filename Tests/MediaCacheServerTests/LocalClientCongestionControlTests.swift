@@ -7,7 +7,7 @@ import Testing
 /// Through the proxy: a connection from this machine is served under Reno, which does not pace,
 /// whatever the system's default (``LocalClientCongestionControl``). Linux only: elsewhere the
 /// algorithm is the system's, not the socket's.
-@Suite struct LocalClientCongestionControlTests {
+@Suite(.timeLimit(.minutes(2))) struct LocalClientCongestionControlTests {
     /// A listener on loopback gives its connections Reno itself, from their start (a connection
     /// switched once accepted would still be paced); one on every address gives it to each
     /// connection from this machine.

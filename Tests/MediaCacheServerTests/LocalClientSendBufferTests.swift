@@ -6,7 +6,7 @@ import Testing
 /// A client on this machine gets a send buffer larger than the kernel's own tuning reaches
 /// while it is sent hits, where the kernel grants one; elsewhere, and for every other response,
 /// the kernel's size stays.
-@Suite struct LocalClientSendBufferTests {
+@Suite(.timeLimit(.minutes(2))) struct LocalClientSendBufferTests {
     @Test func theSizeIsAskedForOnlyWhereTheKernelGrantsMoreThanItsTuning() {
         let requested = LocalClientSendBuffer.requested
         #expect(LocalClientSendBuffer.size(wmemMax: requested, tunedMax: requested) == requested,

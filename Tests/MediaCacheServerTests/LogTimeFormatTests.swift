@@ -4,7 +4,7 @@ import Testing
 @testable import MediaCacheServer
 
 /// The times the proxy writes: `Date` headers and the access log's date, time and seconds taken.
-@Suite struct LogTimeFormatTests {
+@Suite(.timeLimit(.minutes(2))) struct LogTimeFormatTests {
     @Test func theDateHeaderIsAnIMFFixdate() {
         // RFC 9110's own example.
         #expect(HTTPDate.format(UTCTime(seconds: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")

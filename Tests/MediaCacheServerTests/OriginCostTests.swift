@@ -5,7 +5,7 @@ import Testing
 
 /// What players through the proxy cost an unthrottled origin, in the bytes it writes to its
 /// sockets: a player that abandons its reads, and the same session again.
-@Suite struct OriginCostTests {
+@Suite(.timeLimit(.minutes(2))) struct OriginCostTests {
     /// Open-ended reads abandoned a few hundred kilobytes in, as AVPlayer seeks.
     static let session: [(offset: Int64, stopAfter: Int64)] = [
         (0, 700_000), (6_000_000, 1_000_000), (12_000_000, 300_000), (3_000_000, 2_000_000),

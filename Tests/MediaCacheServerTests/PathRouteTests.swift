@@ -2,7 +2,7 @@ import HTTPTypes
 import Testing
 @testable import MediaCacheServer
 
-@Suite struct PathRouteTests {
+@Suite(.timeLimit(.minutes(2))) struct PathRouteTests {
     @Test func theServersOwnPathsAreEndpointsAndEveryOtherIsTheProxys() {
         #expect(PathRoute(path: "/", hasMetrics: false) == .endpoint(methods: [.get]))
         #expect(PathRoute(path: "/api/preload", hasMetrics: false) == .endpoint(methods: [.get, .post, .delete]))

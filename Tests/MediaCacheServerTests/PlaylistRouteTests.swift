@@ -4,7 +4,7 @@ import MediaCacheAPI
 import Testing
 
 /// The fast route of a playlist's URIs gives exactly what ``ProxyURL/path(for:)`` gives.
-@Suite struct PlaylistRouteTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaylistRouteTests {
     @Test(arguments: ["https://cdn.example/v/index.m3u8", "http://127.0.0.1:8081/hls/index.m3u8?sig=1", "https://[::1]:9000/live/x.m3u8"])
     func theRouteAgreesWithProxyURLForEveryKindOfURI(_ playlist: String) throws {
         let base = try #require(URL(string: playlist))

@@ -48,7 +48,8 @@ import Testing
 
     /// The sockets listening on `port` on IPv4, from `/proc/net/tcp` (state `0A`).
     static func listeningSockets(port: Int) -> Int {
-        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+        // Read to its end: a file of /proc reports no size, and a busy process's table is long.
+        let table = String(decoding: FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         let local = String(format: ":%04X", port)
         return table.split(separator: "\n").dropFirst().filter { line in
             let fields = line.split(separator: " ")

@@ -6,7 +6,7 @@ import Testing
 
 /// The proxy's one decision per request (``ProxyRules``), from a request's head and what the
 /// store holds: no socket, no store, no task.
-@Suite struct ProxyDecisionTests {
+@Suite(.timeLimit(.minutes(2))) struct ProxyDecisionTests {
     static let clip = URL(string: "http://cdn.example/a.mp4")!
     static let path = "/http/cdn.example/a.mp4"
 

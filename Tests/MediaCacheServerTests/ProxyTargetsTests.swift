@@ -3,7 +3,7 @@ import MediaCacheAPI
 import Testing
 @testable import MediaCacheServer
 
-@Suite struct ProxyTargetsTests {
+@Suite(.timeLimit(.minutes(2))) struct ProxyTargetsTests {
     @Test func aRememberedPathStandsForTheSameOriginAsReadingIt() throws {
         let targets = ProxyTargets()
         for target in ["/https/cdn.example/v/clip.mp4?t=1", "/http/cdn.example:0090/a.mp4", "/https/%5B::1%5D:8443/b.m3u8#frag",

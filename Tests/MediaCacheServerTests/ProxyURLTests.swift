@@ -3,7 +3,7 @@ import MediaCacheAPI
 import MediaCacheServer
 import Testing
 
-@Suite struct ProxyURLTests {
+@Suite(.timeLimit(.minutes(2))) struct ProxyURLTests {
     let proxy = ProxyURL(host: "127.0.0.1", port: 8080)
 
     @Test(arguments: [

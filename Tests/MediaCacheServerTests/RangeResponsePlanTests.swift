@@ -2,7 +2,7 @@ import MediaCache
 import MediaCacheServer
 import Testing
 
-@Suite struct RangeResponsePlanTests {
+@Suite(.timeLimit(.minutes(2))) struct RangeResponsePlanTests {
     let info = ContentInfo(totalLength: 1000, etag: "\"v1\"", lastModified: "Mon, 02 Nov 2026 10:00:00 GMT")
 
     func plan(_ range: String?, ifRange: String? = nil, info: ContentInfo? = nil) -> RangeResponsePlan {

@@ -6,7 +6,7 @@ import Testing
 
 /// `server.json` holds the token: it is born readable by its owner only, and a failed write
 /// leaves no temporary copy behind.
-@Suite struct ServerAnnouncementTests {
+@Suite(.timeLimit(.minutes(2))) struct ServerAnnouncementTests {
     let announcement = ServerAnnouncement(pid: getpid(), url: URL(string: "http://127.0.0.1:8080/t/t0ken-for-tests/")!,
                                           token: "t0ken-for-tests")
 

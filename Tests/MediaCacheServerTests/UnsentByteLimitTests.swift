@@ -6,7 +6,7 @@ import Testing
 /// Through the proxy: a response that is not a whole hit limits what its socket holds unsent
 /// (``UnsentByteLimit``), so that a miss's reader, and its fetch, run no further ahead of a
 /// player than that; a whole hit on the same connection lifts the limit again.
-@Suite struct UnsentByteLimitTests {
+@Suite(.timeLimit(.minutes(2))) struct UnsentByteLimitTests {
     @Test(.timeLimit(.minutes(1)))
     func aMissLimitsWhatItsSocketHoldsUnsentAndAHitLiftsIt() async throws {
         try await ProxyHarness.run { harness in

@@ -6,7 +6,7 @@ import Testing
 /// HLS assets in the store: recorded from their playlists, listed with the seconds cached per
 /// playlist, removed whole (minus what another asset shares), and evicted member by member
 /// while what every member needs to play stays.
-@Suite struct AssetStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct AssetStoreTests {
     static let base = "https://cdn.test/film/"
 
     static func url(_ path: String) -> URL { URL(string: base + path)! }

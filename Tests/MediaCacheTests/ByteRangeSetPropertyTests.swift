@@ -3,7 +3,7 @@ import Testing
 @testable import MediaCache
 
 /// Checks ``ByteRangeSet`` against the obvious model: one flag per byte.
-@Suite struct ByteRangeSetPropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct ByteRangeSetPropertyTests {
     enum Step: Sendable, CustomStringConvertible {
         case insert(ByteRange)
         case remove(ByteRange)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MediaCache
 
-@Suite struct ByteRangeSetTests {
+@Suite(.timeLimit(.minutes(2))) struct ByteRangeSetTests {
     @Test func insertMergesOverlappingAndAdjacentRanges() {
         var set: ByteRangeSet = [ByteRange(0, 10), ByteRange(20, 30)]
         set.insert(ByteRange(10, 20))

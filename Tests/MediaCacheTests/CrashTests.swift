@@ -8,7 +8,7 @@ import Testing
 /// written is lost for want of a commit.
 ///
 /// `MEDIACACHE_CRASH_CYCLES` raises the number of cycles (`scripts/crash-soak` runs hundreds).
-@Suite struct CrashTests {
+@Suite(.timeLimit(.minutes(2))) struct CrashTests {
     /// Encrypted, only sealed blocks may be claimed, and each must open and hold what was written.
     @Test(.timeLimit(.minutes(10)), arguments: [false, true])
     func theIndexNeverClaimsBytesThatWereNotWritten(encrypted: Bool) throws {

@@ -7,7 +7,7 @@ import Testing
 /// Encryption at rest: data files hold ciphertext in sealed blocks, partial caching and random
 /// access work as without it, a damaged block is never served, and another key (or none) finds
 /// the cache empty and leaves it intact.
-@Suite struct EncryptionTests {
+@Suite(.timeLimit(.minutes(2))) struct EncryptionTests {
     static let key = SymmetricKey(data: Data((0..<32).map { UInt8($0) }))
     static let otherKey = SymmetricKey(data: Data((0..<32).map { UInt8(255 - $0) }))
     static let block = Int64(StoreEncryption.blockSize)

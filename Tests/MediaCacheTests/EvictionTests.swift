@@ -3,7 +3,7 @@ import MediaCacheTesting
 import Testing
 @testable import MediaCache
 
-@Suite struct EvictionPlannerTests {
+@Suite(.timeLimit(.minutes(2))) struct EvictionPlannerTests {
     let now = Date(timeIntervalSince1970: 1_000_000)
 
     func candidate(_ name: String, bytes: Int64, age: TimeInterval, protected: Bool = false) -> EvictionPlanner.Candidate {
@@ -76,7 +76,7 @@ import Testing
     }
 }
 
-@Suite struct StoreEvictionTests {
+@Suite(.timeLimit(.minutes(2))) struct StoreEvictionTests {
     @Test func evictsLeastRecentlyReadAfterACommitButNeverPinnedOrLeased() throws {
         let clock = ManualClock()
         let fixture = try StoreFixture {

@@ -1,7 +1,7 @@
 import Testing
 @testable import MediaCache
 
-@Suite struct FetchPlanTests {
+@Suite(.timeLimit(.minutes(2))) struct FetchPlanTests {
     /// Reader `reader` needs `offset`; the decision alone.
     func decide(_ plan: inout FetchPlan, _ reader: Int, needs offset: Int64, gapEnd: Int64?) -> FetchPlan.Decision {
         plan.reader(reader, needs: offset, gapEnd: gapEnd).0

@@ -2,7 +2,7 @@ import Foundation
 import MediaCache
 import Testing
 
-@Suite struct IdentityTests {
+@Suite(.timeLimit(.minutes(2))) struct IdentityTests {
     @Test func anOriginURLNamesAPortAServerCanHave() throws {
         for text in ["https://cdn.test:0/a.mp4", "https://cdn.test:65536/a.mp4", "https://[::1]:8443000000000000000000000000/a.mp4"] {
             #expect(throws: OriginURLError.invalidPort(text)) { try OriginURL.check(text) }

@@ -3,7 +3,7 @@ import MediaCacheTesting
 import Testing
 @testable import MediaCache
 
-@Suite struct MediaStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaStoreTests {
     @Test func bytesRoundTripAndSurviveReopening() throws {
         let fixture = try StoreFixture()
         defer { fixture.directory.remove() }

@@ -3,7 +3,7 @@ import MediaCache
 import Testing
 
 /// Headers given for one URL go with every request to its server, and to no other.
-@Suite struct OriginHeadersTests {
+@Suite(.timeLimit(.minutes(2))) struct OriginHeadersTests {
     @Test func headersAreKeptPerSchemeHostAndPort() {
         let headers = OriginHeaders()
         headers.set(["Authorization": "Bearer a"], forServerOf: URL(string: "https://CDN.example/films/a/master.m3u8")!)

@@ -4,7 +4,7 @@ import Testing
 
 /// The preloader's scheduling, without I/O: ranking, the concurrency limit, merging repeated
 /// requests and cancelling.
-@Suite struct PreloadQueueTests {
+@Suite(.timeLimit(.minutes(2))) struct PreloadQueueTests {
     func add(_ queue: inout PreloadQueue, _ name: String, _ amount: PreloadAmount = .bytes(100), priority: Int = 0)
         -> [PreloadQueue.Action]
     {

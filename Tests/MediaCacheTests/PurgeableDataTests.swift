@@ -8,7 +8,7 @@ import Testing
 /// pinned live there and the index and pinned files (downloads) stay in the store's own
 /// directory: a purge loses cached bytes, never a download, and a store that kept every file
 /// together is sorted when it opens.
-@Suite struct PurgeableDataTests {
+@Suite(.timeLimit(.minutes(2))) struct PurgeableDataTests {
     @Test func pinningMovesAFileOutOfThePurgeableFolderAndBack() throws {
         let stores = try Stores()
         defer { stores.remove() }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MediaCache
 
-@Suite struct RecentWritesTests {
+@Suite(.timeLimit(.minutes(2))) struct RecentWritesTests {
     let first = Generation(1)
 
     func bytes(_ count: Int, from value: UInt8) -> Data {

@@ -1,7 +1,7 @@
 import Testing
 @testable import MediaCache
 
-@Suite struct RequestPacingTests {
+@Suite(.timeLimit(.minutes(2))) struct RequestPacingTests {
     let pacing = RequestPacing(initialLead: 100, maximumLead: 1_000, requestWindow: 800)
 
     func reader(_ position: Int64, end: Int64? = nil) -> RequestPacing.Reader {

@@ -2,7 +2,7 @@ import Foundation
 import MediaCache
 import Testing
 
-@Suite struct ResponseInterpreterTests {
+@Suite(.timeLimit(.minutes(2))) struct ResponseInterpreterTests {
     let url = URL(string: "https://cdn.test/a.mp4")!
 
     func interpret(_ status: Int, _ headers: [(String, String)], request: OriginRequest? = nil) throws -> (OriginResponse.Kind, ContentInfo) {

@@ -5,7 +5,7 @@ import Testing
 
 /// The journal of writes awaiting a commit: what it hands back after a kill, and when it
 /// refuses to.
-@Suite struct SpanJournalTests {
+@Suite(.timeLimit(.minutes(2))) struct SpanJournalTests {
     private static func entry(_ id: Int64, _ lower: Int64, _ upper: Int64) -> SpanJournal.Entry {
         SpanJournal.Entry(id: id, generation: Generation(2), range: ByteRange(lower, upper))
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Disk-full and I/O failures: a precise error for the operation that failed, an index that
 /// stays consistent, and other resources that keep working.
-@Suite struct StoreFailureTests {
+@Suite(.timeLimit(.minutes(2))) struct StoreFailureTests {
     @Test func aFullDiskFailsThatWriteOnlyAndRecordsNothing() throws {
         let files = FaultyFileSystem()
         let fixture = try StoreFixture { $0.fileSystem = files }

@@ -7,7 +7,7 @@ import Testing
 /// The index's totals (``StoreIndex/usage()``), which the eviction check reads instead of every
 /// resource, follow every change of the rows they count, and a cache from before them starts
 /// with its true totals.
-@Suite struct StoreIndexUsageTests {
+@Suite(.timeLimit(.minutes(2))) struct StoreIndexUsageTests {
     /// What the rows themselves add up to.
     func recounted(_ index: StoreIndex) throws -> (bytes: Int64, entries: Int) {
         try index.pool.read { db in

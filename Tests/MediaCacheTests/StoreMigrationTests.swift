@@ -5,7 +5,7 @@ import MediaCacheTesting
 import Testing
 
 /// Caches written by earlier versions open, keep every byte, and gain the newer columns.
-@Suite struct StoreMigrationTests {
+@Suite(.timeLimit(.minutes(2))) struct StoreMigrationTests {
     /// Writes a cache exactly as version 1 of the index left it: its schema, its migration
     /// record, one resource with two spans and the data file behind them.
     func writeVersion1Cache(at directory: String, url: URL, key: String, bytes: Data) throws {

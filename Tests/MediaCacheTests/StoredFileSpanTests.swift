@@ -4,7 +4,7 @@ import Testing
 @testable import MediaCache
 
 /// Cached bytes handed out as spans of the data file, for servers that send files.
-@Suite struct StoredFileSpanTests {
+@Suite(.timeLimit(.minutes(2))) struct StoredFileSpanTests {
     @Test func aSpanHoldsExactlyTheCachedBytesAskedFor() throws {
         let fixture = try StoreFixture()
         defer { fixture.directory.remove() }

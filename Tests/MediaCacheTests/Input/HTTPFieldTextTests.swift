@@ -1,7 +1,7 @@
 import MediaCache
 import Testing
 
-@Suite struct HTTPFieldTextTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPFieldTextTests {
     @Test func trimmingTakesSpacesAndTabsOnlyFromBothEnds() {
         #expect(HTTPFieldText.trimmed(" \tbytes=0-99 \t ") == "bytes=0-99")
         #expect(HTTPFieldText.trimmed("a b") == "a b")

@@ -6,7 +6,7 @@ import Testing
 /// Every parser of a number a person or a request gives either refuses it with an
 /// ``InputError`` or returns a value inside its documented range: extreme, malformed and
 /// random inputs never trap.
-@Suite struct InputParserPropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct InputParserPropertyTests {
     /// Digit runs long enough to overflow any integer, with an optional fraction.
     static var number: Generator<String, some Sequence & SendableMetatype> {
         zip(Gen.number.string(of: 1...30), Gen.bool, Gen.number.string(of: 1...4)).map { whole, hasFraction, fraction in

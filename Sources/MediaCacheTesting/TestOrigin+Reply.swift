@@ -15,26 +15,33 @@ extension TestOrigin {
     func reply(method: String, uri: String, headers: [(String, String)]) -> Reply {
         let path = String(uri.split(separator: "?", maxSplits: 1).first ?? "")
         let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
-        return state.withLock { state in
+        let (reply, met) = state.withLock { state in
             let sent = Dictionary(headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { first, _ in first })
             state.requests.append(Request(method: method, path: path, range: header("Range"), ifRange: header("If-Range"),
                                           ifNoneMatch: header("If-None-Match"), headers: sent))
-            if let target = state.redirects[path] {
-                return Reply(status: 302, headers: [("Location", "http://127.0.0.1:\(port)\(target)")])
-            }
-            if let required = state.requirements[path], header(required.name) != required.value {
-                return Reply(status: 401, headers: [("WWW-Authenticate", "Bearer")])
-            }
-            let misbehavior = state.misbehaviors[path] ?? Misbehavior()
-            var reply = Self.plan(method: method, rangeHeader: header("Range"), ifRange: header("If-Range"),
-                                  conditions: (header("If-None-Match"), header("If-Modified-Since")),
-                                  content: state.contents[path], misbehavior: misbehavior,
-                                  failuresServed: state.failuresServed[path, default: 0])
-            if reply.status == 503 { state.failuresServed[path, default: 0] += 1 }
-            reply.misbehavior = misbehavior
-            if misbehavior.lowercasesHeaders { reply.headers = reply.headers.map { ($0.0.lowercased(), $0.1) } }
-            return reply
+            return (answer(method, path: path, header: header, state: &state), state.metWaiters())
         }
+        for waiter in met { waiter.continuation.resume() }
+        return reply
+    }
+
+    /// The answer to a request for `path` whose fields `header` reads.
+    private func answer(_ method: String, path: String, header: (String) -> String?, state: inout State) -> Reply {
+        if let target = state.redirects[path] {
+            return Reply(status: 302, headers: [("Location", "http://127.0.0.1:\(port)\(target)")])
+        }
+        if let required = state.requirements[path], header(required.name) != required.value {
+            return Reply(status: 401, headers: [("WWW-Authenticate", "Bearer")])
+        }
+        let misbehavior = state.misbehaviors[path] ?? Misbehavior()
+        var reply = Self.plan(method: method, rangeHeader: header("Range"), ifRange: header("If-Range"),
+                              conditions: (header("If-None-Match"), header("If-Modified-Since")),
+                              content: state.contents[path], misbehavior: misbehavior,
+                              failuresServed: state.failuresServed[path, default: 0])
+        if reply.status == 503 { state.failuresServed[path, default: 0] += 1 }
+        reply.misbehavior = misbehavior
+        if misbehavior.lowercasesHeaders { reply.headers = reply.headers.map { ($0.0.lowercased(), $0.1) } }
+        return reply
     }
 
     static func plan(
@@ -83,7 +90,11 @@ extension TestOrigin {
     }
 
     func countSent(_ count: Int, for path: String) {
-        state.withLock { $0.bytesSent[path, default: 0] += Int64(count) }
+        let met = state.withLock { state in
+            state.bytesSent[path, default: 0] += Int64(count)
+            return state.metWaiters()
+        }
+        for waiter in met { waiter.continuation.resume() }
     }
 }
 

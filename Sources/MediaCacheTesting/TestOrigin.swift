@@ -133,6 +133,22 @@ public final class TestOrigin: Sendable {
         var requirements: [String: (name: String, value: String)] = [:]
         /// Bodies held by ``Misbehavior/holdsBodies``, each a start of its sending.
         var heldBodies: [String: [@Sendable () -> Void]] = [:]
+        /// Tasks waiting for the requests or the bytes sent to reach a point.
+        var waiters: [Waiter] = []
+
+        /// Removes and returns the waiters whose condition now holds.
+        mutating func metWaiters() -> [Waiter] {
+            let state = self
+            let (met, waiting) = (waiters.filter { $0.isMet(state) }, waiters.filter { !$0.isMet(state) })
+            waiters = waiting
+            return met
+        }
+    }
+
+    /// A task waiting until `isMet` holds of what was requested and sent.
+    struct Waiter {
+        let isMet: @Sendable (State) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
     }
 
     let state = Locked(State())
@@ -267,6 +283,27 @@ public final class TestOrigin: Sendable {
     /// Body bytes sent for `path` so far.
     public func bytesSent(for path: String) -> Int64 {
         state.withLock { $0.bytesSent[path] ?? 0 }
+    }
+
+    /// Returns once `path` has been requested `count` times in all.
+    public func requested(_ path: String, count: Int = 1) async {
+        await wait { state in state.requests.count { $0.path == path } >= count }
+    }
+
+    /// Returns once `count` body bytes of `path` have been sent in all.
+    public func sent(_ count: Int64, of path: String) async {
+        await wait { state in state.bytesSent[path, default: 0] >= count }
+    }
+
+    private func wait(until isMet: @escaping @Sendable (State) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            let isMetNow = state.withLock { state in
+                if isMet(state) { return true }
+                state.waiters.append(Waiter(isMet: isMet, continuation: continuation))
+                return false
+            }
+            if isMetNow { continuation.resume() }
+        }
     }
 
     /// Body bytes sent for `path` once sending stopped: the count after it stayed the same for

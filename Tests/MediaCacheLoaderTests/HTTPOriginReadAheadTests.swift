@@ -56,7 +56,7 @@ import Testing
                 for try await chunk in response.body { count += chunk.count }
                 return count
             }
-            while harness.origin.bytesSent(for: "/slow.mp4") < 256 << 10 { try await Task.sleep(for: .milliseconds(10)) }
+            await harness.origin.sent(256 << 10, of: "/slow.mp4")
             reading.cancel()
             await #expect(throws: (any Error).self) { try await reading.value }
             // Still reading, the origin would send 1 MiB every second for a minute.
@@ -85,7 +85,7 @@ import Testing
             let http = harness.http
             let url = harness.origin.url("/moved.mp4")
             let fetching = Task { _ = try await http.fetch(OriginRequest(url: url)) }
-            while harness.origin.requests(for: "/late.mp4").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            await harness.origin.requested("/late.mp4")
             let cancelled = ContinuousClock.now
             fetching.cancel()
             await #expect(throws: OriginError.self) { try await fetching.value }

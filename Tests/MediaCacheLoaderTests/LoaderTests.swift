@@ -95,7 +95,8 @@ import Testing
                 for try await chunk in harness.loader.read(url, ByteRequest(offset: 500, length: 7)) { bytes.append(chunk.bytes) }
                 return bytes
             }
-            // A fetch that paces past the end asks as soon as the short read joins it.
+            // A fetch that paces past the end would ask as soon as the short read joins it: it is
+            // given a second to do so.
             for _ in 0..<100 where harness.origin.requests(for: "/small.bin").count < 2 {
                 try await Task.sleep(for: .milliseconds(10))
             }

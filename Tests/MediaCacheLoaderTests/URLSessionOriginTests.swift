@@ -92,7 +92,7 @@ import Testing
                 let response = try await origin.fetch(OriginRequest(url: test.url("/long.mp4")))
                 for try await _ in response.body {}
             }
-            while test.bytesSent(for: "/long.mp4") < 256 << 10 { try await Task.sleep(for: .milliseconds(20)) }
+            await test.sent(256 << 10, of: "/long.mp4")
             reading.cancel()
             await #expect(throws: CancellationError.self) { try await reading.value }
             let sent = try await test.settledBytesSent(for: "/long.mp4")

@@ -61,11 +61,11 @@ import Testing
                 // The stream goes live when the player first asks for it, and a segment leaves the
                 // window only once the player has begun the newest one, so that a loaded machine
                 // never makes the player miss one: what is tested is the playlist's freshness.
-                while proxy.origin.requests(for: "/live/index.m3u8").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                await proxy.origin.requested("/live/index.m3u8")
                 for sequence in 1...(vod.segments.count - 3) {
                     try await Task.sleep(for: .seconds(vod.segments[sequence - 1].duration))
                     let newest = "/live/" + vod.segments[sequence + 1].uri
-                    while proxy.origin.requests(for: newest).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                    await proxy.origin.requested(newest)
                     proxy.origin.serve("/live/index.m3u8", content: window(sequence))
                 }
             }

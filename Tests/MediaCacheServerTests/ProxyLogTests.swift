@@ -77,7 +77,7 @@ import Testing
             proxy.origin.serve("/long.mp4", content: .pattern(length: 4 << 20, seed: 6))
             proxy.origin.setMisbehavior(.init(bytesPerSecond: 1 << 20), for: "/long.mp4")
             let reading = Task { try await proxy.request(proxy.proxied("/long.mp4")) }
-            while proxy.origin.bytesSent(for: "/long.mp4") < 256 << 10 { try await Task.sleep(for: .milliseconds(10)) }
+            await proxy.origin.sent(256 << 10, of: "/long.mp4")
             try await proxy.origin.stop()
             let answer = try await reading.value
             #expect(answer.body.count < 4 << 20)

@@ -78,7 +78,7 @@ let package = Package(
         ),
         .target(
             name: "MediaCacheHLS",
-            dependencies: ["MediaCache"],
+            dependencies: ["MediaCache", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The proxy's JSON API and URLs as a client sees them: the models, the client, the

@@ -3,11 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 import MediaCache
+import MediaCacheAPI
 import MediaCacheHLS
 import MediaCacheServer
 
-/// The cache an app plays and preloads through: one store, one loader, one preloader and, for
-/// HLS, one embedded loopback proxy, opened on first use.
+/// The cache an app plays and preloads through: one ``CacheEngine`` (store, loader, playlist
+/// source, preloader, download manager) and, for HLS, one embedded loopback proxy, opened on
+/// first use.
 ///
 /// ```swift
 /// let item = CachingPlayerItem(url: videoURL)            // plays through MediaCache.shared
@@ -49,10 +51,9 @@ public final class MediaCache: Sendable {
     }
 
     private struct Opened: Sendable {
-        var loader: MediaLoader
-        var preloader: Preloader
-        /// Set when this instance opened the store and made the origin, so that it closes them.
-        var owned: (store: MediaStore, origin: AppOrigin)?
+        var engine: CacheEngine
+        /// Set when this instance made the origin, so that it closes it.
+        var origin: AppOrigin?
     }
 
     /// What the cache was made with.
@@ -61,7 +62,6 @@ public final class MediaCache: Sendable {
     public let headers: OriginHeaders
     private let opened: Locked<Opened?>
     private let proxy = Locked<EmbeddedProxy?>(nil)
-    private let downloads = Locked<Task<DownloadManager, any Error>?>(nil)
 
     /// A cache that opens the store in `configuration.directory` on first use.
     public init(configuration: Configuration = Configuration()) {
@@ -75,7 +75,7 @@ public final class MediaCache: Sendable {
     public init(loader: MediaLoader, headers: OriginHeaders = OriginHeaders(), configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.headers = headers
-        opened = Locked(Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload.planningHLS())))
+        opened = Locked(Opened(engine: CacheEngine(loader: loader, configuration: Self.engineConfiguration(configuration))))
     }
 
     /// The loader every item reads through, opening the store on first use.
@@ -83,22 +83,28 @@ public final class MediaCache: Sendable {
     /// - Throws: ``MediaStoreError`` when the store cannot be opened (such as a directory
     ///   another process uses).
     public func loader() throws -> MediaLoader {
-        try resources().loader
+        try engine().loader
     }
 
-    private func resources() throws -> Opened {
+    /// The engine, opening the store on first use.
+    func engine() throws -> CacheEngine {
         try opened.withLock { opened in
-            if let opened { return opened }
+            if let opened { return opened.engine }
             AppStorage.excludeFromBackup(configuration.directory)
-            let store = try MediaStore.open(at: configuration.directory, configuration: AppStorage.store(configuration.store,
-                                                                                                       in: configuration.directory))
+            var engineConfiguration = Self.engineConfiguration(configuration)
+            engineConfiguration.store = AppStorage.store(configuration.store, in: configuration.directory)
             let origin = AppOrigin(session: configuration.session, headers: headers)
-            let loader = MediaLoader(store: store, origin: origin.origin, configuration: configuration.loader)
-            let made = Opened(loader: loader, preloader: Preloader(loader: loader, configuration: configuration.preload.planningHLS()),
-                              owned: (store, origin))
-            opened = made
-            return made
+            let engine = try CacheEngine.open(at: configuration.directory, origin: origin.origin, configuration: engineConfiguration)
+            opened = Opened(engine: engine, origin: origin)
+            return engine
         }
+    }
+
+    private static func engineConfiguration(_ configuration: Configuration) -> CacheEngine.Configuration {
+        var engine = CacheEngine.Configuration()
+        engine.loader = configuration.loader
+        engine.preload = configuration.preload
+        return engine
     }
 
     /// Preloads `amount` of each URL, the first ranked highest; returns at once.
@@ -108,7 +114,7 @@ public final class MediaCache: Sendable {
     /// segments of the first seconds.
     public func preload(_ urls: [URL], amount: PreloadAmount = .standard, priority: Int = 0,
                         maximumBandwidth: Int? = nil) async throws {
-        let preloader = try resources().preloader
+        let preloader = try engine().preloader
         for (rank, url) in urls.enumerated() {
             await preloader.preload(url, amount: amount, priority: priority - rank, maximumBandwidth: maximumBandwidth)
         }
@@ -116,36 +122,29 @@ public final class MediaCache: Sendable {
 
     /// Cancels the preloads of `urls`; what they fetched stays cached.
     public func cancelPreloads(of urls: [URL]) async {
-        guard let preloader = opened.withLock({ $0?.preloader }) else { return }
+        guard let preloader = opened.withLock({ $0?.engine.preloader }) else { return }
         for url in urls { await preloader.cancel(url) }
     }
 
     /// Cancels every preload.
     public func cancelAllPreloads() async {
-        await opened.withLock { $0?.preloader }?.cancelAll()
+        await opened.withLock { $0?.engine.preloader }?.cancelAll()
     }
 
     /// The preload jobs: running, queued and recently ended.
     public func preloadJobs() async -> [PreloadJob] {
-        await opened.withLock { $0?.preloader }?.jobs ?? []
+        await opened.withLock { $0?.engine.preloader }?.jobs ?? []
     }
 
     /// Every change to a preload job from now on.
     public func preloadUpdates() async throws -> AsyncStream<PreloadJob> {
-        try await resources().preloader.updates()
+        try await engine().preloader.updates()
     }
 
     /// The app's one download manager over this cache's loader, opened on first use; downloads
     /// that were running when the app last ended resume then. The embedded proxy shares it.
     public func downloadManager() async throws -> DownloadManager {
-        let loader = try resources().loader
-        let task = downloads.withLock { downloads in
-            if let downloads { return downloads }
-            let made = Task { try await DownloadManager(loader: loader) }
-            downloads = made
-            return made
-        }
-        return try await task.value
+        try await engine().downloads()
     }
 
     /// Whether `url` was downloaded in full and plays without the network.
@@ -158,10 +157,15 @@ public final class MediaCache: Sendable {
     /// (one per cache, on a free port, with a random token in the path) and is checked to
     /// still listen (see ``verifyProxy()``).
     public func proxyURL(for url: URL) async throws -> URL {
+        guard let proxied = try await proxyURLs().url(for: url) else { throw MediaCacheError.notHTTP(url) }
+        return proxied
+    }
+
+    /// The URLs of the embedded proxy, which starts on first use and is checked to still listen.
+    func proxyURLs() async throws -> ProxyURL {
         let proxy = embeddedProxy()
         await proxy.verify()   // nothing to check before it first starts
-        guard let proxied = try await proxy.urls().url(for: url) else { throw MediaCacheError.notHTTP(url) }
-        return proxied
+        return try await proxy.urls()
     }
 
     /// Starts the embedded proxy now rather than when the first HLS item is made (whose
@@ -187,11 +191,9 @@ public final class MediaCache: Sendable {
             if let proxy { return proxy }
             let made = EmbeddedProxy { [weak self] configuration in
                 guard let self else { throw MediaCacheError.proxyDidNotStart }
-                // One preloader and one download manager for the app: the proxy's API sees the
-                // app's preloads and downloads, and a downloaded playlist is restricted offline.
-                let opened = try self.resources()
-                return try await ProxyServer(loader: opened.loader, preloader: opened.preloader, downloads: self.downloadManager(),
-                                             configuration: configuration)
+                // The app's one engine: the proxy's API sees the app's preloads and downloads,
+                // and a downloaded playlist is restricted offline.
+                return try ProxyServer(engine: self.engine(), configuration: configuration)
             }
             ForegroundObserver.observe { [weak made] in await made?.verify() }
             proxy = made
@@ -210,15 +212,9 @@ public final class MediaCache: Sendable {
     /// and closes the store if this cache opened it.
     public func close() async throws {
         await proxy.withLock({ $0 })?.stop()
-        if let manager = downloads.withLock({ downloads in defer { downloads = nil }; return downloads }) {
-            await (try? manager.value)?.shutdown()
-        }
         guard let opened = opened.withLock({ opened in defer { opened = nil }; return opened }) else { return }
-        await opened.preloader.shutdown()
-        if let (store, origin) = opened.owned {
-            try await origin.close()
-            try store.close()
-        }
+        try await opened.engine.shutdown()
+        try await opened.origin?.close()
     }
 }
 

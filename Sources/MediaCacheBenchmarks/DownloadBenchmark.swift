@@ -18,9 +18,11 @@ struct DownloadBenchmark {
     private func download(_ url: URL, into directory: String) async throws {
         var storage = StoreConfiguration()
         storage.eviction = .unlimited
-        let store = try MediaStore.open(at: directory, configuration: storage)
+        var configuration = CacheEngine.Configuration()
+        configuration.store = storage
         let origin = HTTPOrigin()
-        let manager = try await DownloadManager(loader: MediaLoader(store: store, origin: origin))
+        let engine = try CacheEngine.open(at: directory, origin: origin, configuration: configuration)
+        let manager = try await engine.downloads()
         let download = try await manager.download(url)
         while true {
             let state = await manager.download(named: download.id)?.state
@@ -28,9 +30,8 @@ struct DownloadBenchmark {
             if let error = state?.error { throw BenchmarkError("download failed: \(error)") }
             try await Task.sleep(for: .milliseconds(5))
         }
-        await manager.shutdown()
+        try await engine.shutdown()
         try await origin.shutdown()
-        try store.close()
     }
 
     /// Fetches `urls` one after another, reading each body to its end.

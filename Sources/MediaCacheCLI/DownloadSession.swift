@@ -9,7 +9,7 @@ import MediaCacheServer
 /// download manager over the store opened here (fetching only for `mediacache download`).
 enum DownloadSession {
     case server(ProxyClient)
-    case local(store: MediaStore, origin: HTTPOrigin, manager: DownloadManager)
+    case local(engine: CacheEngine, origin: HTTPOrigin, manager: DownloadManager)
 
     static func open(_ cache: CacheDirectoryOptions, fetching: Bool) async throws -> DownloadSession {
         var configuration = StoreConfiguration()
@@ -19,12 +19,14 @@ enum DownloadSession {
             return .server(client)
         case .store(let store):
             let origin = HTTPOrigin()
+            var configuration = CacheEngine.Configuration()
+            configuration.startsDownloads = fetching
+            let engine = CacheEngine(owning: store, origin: origin, configuration: configuration)
             do {
-                let manager = try await DownloadManager(loader: MediaLoader(store: store, origin: origin), startsDownloads: fetching)
-                return .local(store: store, origin: origin, manager: manager)
+                return .local(engine: engine, origin: origin, manager: try await engine.downloads())
             } catch {
+                try? await engine.shutdown()
                 try? await origin.shutdown()
-                try? store.close()
                 throw error
             }
         }
@@ -64,9 +66,8 @@ enum DownloadSession {
 
     /// Stops what runs here (a running download stays resumable) and closes the store.
     func close() async throws {
-        guard case .local(let store, let origin, let manager) = self else { return }
-        await manager.shutdown()
+        guard case .local(let engine, let origin, _) = self else { return }
+        try await engine.shutdown()
         try await origin.shutdown()
-        try store.close()
     }
 }

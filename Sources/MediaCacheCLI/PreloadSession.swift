@@ -9,7 +9,7 @@ import MediaCacheServer
 /// on a preloader over the store opened here.
 enum PreloadSession {
     case server(ProxyClient)
-    case local(store: MediaStore, origin: HTTPOrigin, preloader: Preloader)
+    case local(engine: CacheEngine, origin: HTTPOrigin)
 
     static func open(_ cache: CacheDirectoryOptions) throws -> PreloadSession {
         switch try cache.open(StoreConfiguration()) {
@@ -17,8 +17,7 @@ enum PreloadSession {
             return .server(client)
         case .store(let store):
             let origin = HTTPOrigin()
-            return .local(store: store, origin: origin, preloader: Preloader(loader: MediaLoader(store: store, origin: origin),
-                                                                               configuration: PreloaderConfiguration().planningHLS()))
+            return .local(engine: CacheEngine(owning: store, origin: origin), origin: origin)
         }
     }
 
@@ -29,7 +28,8 @@ enum PreloadSession {
             var request = PreloadRequest(urls: urls.map(\.absoluteString), amount: amount, priority: priority)
             request.bandwidth = maximumBandwidth
             return try await client.preload(request)
-        case .local(_, _, let preloader):
+        case .local(let engine, _):
+            let preloader = engine.preloader
             for url in urls { await preloader.preload(url, amount: amount, priority: priority, maximumBandwidth: maximumBandwidth) }
             return await preloader.jobs(for: urls)
         }
@@ -39,15 +39,14 @@ enum PreloadSession {
     func jobs() async throws -> [PreloadJob] {
         switch self {
         case .server(let client): try await client.preloadJobs()
-        case .local(_, _, let preloader): await preloader.jobs
+        case .local(let engine, _): await engine.preloader.jobs
         }
     }
 
     /// Cancels what still runs here and closes the store; a server's jobs go on.
     func close() async throws {
-        guard case .local(let store, let origin, let preloader) = self else { return }
-        await preloader.shutdown()
+        guard case .local(let engine, let origin) = self else { return }
+        try await engine.shutdown()
         try await origin.shutdown()
-        try store.close()
     }
 }

@@ -142,7 +142,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))
         configuration.limits.requestTimeout = .milliseconds(Int64(requestTimeout * 1_000))
         configuration.limits.sendTimeout = .milliseconds(Int64(sendTimeout * 1_000))
-        configuration.playlistFreshness = PlaylistFreshness(staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)))
+        var engineConfiguration = CacheEngine.Configuration()
+        engineConfiguration.loader = loading
+        engineConfiguration.playlistFreshness = PlaylistFreshness(staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)))
 
         let store = try MediaStore.open(at: cache.directory, configuration: storage)
         if let encryption = storage.encryption {
@@ -152,9 +154,9 @@ struct ServeCommand: AsyncParsableCommand {
         // answered on one thread (BENCHMARKS.md, "A miss asked on its connection's loop").
         let origin = HTTPOrigin(eventLoopGroup: ProxyServer.connectionLoops)
         let directory = cache.directory
+        let engine = CacheEngine(owning: store, origin: origin, configuration: engineConfiguration)
         do {
-            let server = try ProxyServer(loader: MediaLoader(store: store, origin: origin, configuration: loading),
-                                         configuration: configuration)
+            let server = try ProxyServer(engine: engine, configuration: configuration)
             try await server.run { [configuration] port in
                 var listening = configuration
                 listening.port = port
@@ -162,13 +164,13 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             ServerAnnouncement.remove(in: directory)
+            try? await engine.shutdown()
             try? await origin.shutdown()
-            try? store.close()
             throw error
         }
         ServerAnnouncement.remove(in: directory)
+        try await engine.shutdown()
         try await origin.shutdown()
-        try store.close()
         Output.line("mediacache: stopped; the cache index is flushed")
     }
 

@@ -13,9 +13,9 @@ struct ProxyResponder: Sendable {
     let loader: MediaLoader
     let playlists: PlaylistResponder
 
-    init(loader: MediaLoader, token: String?, freshness: PlaylistFreshness) {
-        self.loader = loader
-        playlists = PlaylistResponder(loader: loader, token: token, freshness: freshness)
+    init(playlists: PlaylistSource, token: String?) {
+        loader = playlists.loader
+        self.playlists = PlaylistResponder(playlists: playlists, token: token)
     }
 
     /// The answer to `request` for `origin`, as `answer` decided.

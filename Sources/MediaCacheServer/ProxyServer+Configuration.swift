@@ -26,16 +26,11 @@ extension ProxyServer {
         public var metrics: PrometheusCollectorRegistry?
         /// Limits on the size of a request's head.
         public var limits = ProxyAccess.Limits()
-        /// How `POST /api/preload` jobs are scheduled and paced.
-        public var preload = PreloaderConfiguration()
         /// Where the access log is written, in the W3C Extended Log File Format (see
         /// ``ExtendedLogFile``); `nil` writes none. Default: `nil`.
         public var accessLog: String?
         /// Where the error log is written, in the same format; `nil` writes none. Default: `nil`.
         public var errorLog: String?
-        /// How long stored HLS playlists are served before the origin is asked again (live
-        /// ones: half their target duration). Default: VOD and multivariant playlists 60 s.
-        public var playlistFreshness = PlaylistFreshness()
         /// How long responses in progress may go on once a shutdown starts; then they are
         /// closed. Default: 2 seconds.
         public var shutdownGracePeriod: Duration = .seconds(2)

@@ -13,45 +13,37 @@ import ServiceLifecycle
 /// the cache (see ``ProxyURL``), and `http://HOST:PORT/` shows what is cached.
 ///
 /// ```swift
-/// let server = try ProxyServer(loader: loader, configuration: .init(host: "127.0.0.1", port: 8080))
+/// let engine = try CacheEngine.open(at: MediaStore.defaultDirectory, origin: HTTPOrigin())
+/// let server = try ProxyServer(engine: engine, configuration: .init(host: "127.0.0.1", port: 8080))
 /// try await server.run()      // until SIGINT or SIGTERM
+/// try await engine.shutdown()
 /// ```
 ///
-/// Beside the proxy paths it answers a JSON API (see ``EntryReport``, ``StatsReport``) and,
-/// with a metrics registry configured, `GET /metrics`.
+/// Beside the proxy paths it answers a JSON API (see ``EntryReport``, ``StatsReport``) that
+/// queues preloads on the engine's preloader and drives its downloads, and, with a metrics
+/// registry configured, `GET /metrics`.
 public struct ProxyServer: Sendable {
-    /// The loader every request reads through.
-    public let loader: MediaLoader
-    /// The preloader `POST /api/preload` queues jobs on.
-    public let preloader: Preloader
-    /// Whether the server made the preloader, and so shuts it down when it stops.
-    private let ownsPreloader: Bool
-    /// The download manager the API drives, when the app that runs the server shares its own;
-    /// otherwise the server opens one over ``loader`` when it starts.
-    public let downloads: DownloadManager?
+    /// The cache every request reads through.
+    public let engine: CacheEngine
     /// Where the server listens and whom it serves.
     public let configuration: Configuration
 
-    /// Creates a server whose API queues preloads on `preloader` (shared with the app that
-    /// runs the server, which then shuts it down), or on one of its own, made from
-    /// `configuration.preload` and shut down when the server stops.
+    /// The loader every request reads through.
+    public var loader: MediaLoader { engine.loader }
+
+    /// Creates a server over `engine`; the engine outlives it (shut it down after ``run(handlingSignals:onListening:)``).
     ///
     /// - Throws: ``ProxyServerError/openRelay(host:)`` for an address beyond loopback without a
     ///   token: the proxy fetches any URL it is given, so strangers must not reach it;
     ///   ``ProxyServerError/invalidToken`` for a token that cannot travel in a URL path.
-    public init(loader: MediaLoader, preloader: Preloader? = nil, downloads: DownloadManager? = nil,
-                configuration: Configuration) throws(ProxyServerError) {
+    public init(engine: CacheEngine, configuration: Configuration) throws(ProxyServerError) {
         if let token = configuration.token {
             guard ProxyAccess.isValidToken(token) else { throw .invalidToken }
         } else if !configuration.isLoopback {
             throw .openRelay(host: configuration.host)
         }
-        self.loader = loader
+        self.engine = engine
         self.configuration = configuration
-        self.preloader = preloader ?? Preloader(
-            loader: loader, configuration: configuration.preload.planningHLS(freshness: configuration.playlistFreshness))
-        ownsPreloader = preloader == nil
-        self.downloads = downloads
     }
 
     /// Serves until SIGINT or SIGTERM, or, with `handlingSignals` false (an embedded proxy),
@@ -59,8 +51,8 @@ public struct ProxyServer: Sendable {
     ///
     /// The first signal stops the listener at once and gives responses in progress
     /// ``Configuration/shutdownGracePeriod`` to finish; then they are closed. A second signal
-    /// closes them at once. With a preloader of its own, preloads still running are cancelled,
-    /// and have ended when it returns.
+    /// closes them at once. Preloads and downloads are the engine's: they go on until it shuts
+    /// down.
     ///
     /// - Throws: the file system's error when a configured log cannot be opened, and whatever
     ///   stops the server (such as ``ProxyServerError/portInUse(host:port:)``).
@@ -72,15 +64,7 @@ public struct ProxyServer: Sendable {
             errors?.close()
         }
         let logger = Logger(label: "mediacache.server")
-        var downloading = DownloadManager.Configuration()
-        downloading.freshness = configuration.playlistFreshness
-        let downloads: DownloadManager
-        if let shared = self.downloads {
-            downloads = shared
-        } else {
-            downloads = try await DownloadManager(loader: loader, configuration: downloading)
-        }
-        let ownsDownloads = self.downloads == nil
+        let downloads = try await engine.downloads()
         var lifecycle = ServiceGroupConfiguration(
             services: [.init(service: application(downloads: downloads, accessLog: access, errors: errors, onListening: onListening))],
             logger: logger)
@@ -89,12 +73,8 @@ public struct ProxyServer: Sendable {
         do {
             try await ShutdownSignals.run(group, handlingSignals: handlingSignals)
         } catch {
-            if ownsPreloader { await preloader.shutdown() }
-            if ownsDownloads { await downloads.shutdown() }
             throw ProxyServerError.make(error, configuration: configuration)
         }
-        if ownsPreloader { await preloader.shutdown() }
-        if ownsDownloads { await downloads.shutdown() }
     }
 
     /// The HTTP server: Hummingbird's router behind the proxy's own listener and connections
@@ -102,8 +82,8 @@ public struct ProxyServer: Sendable {
     private func application(downloads: DownloadManager, accessLog: ExtendedLogFile?, errors: ExtendedLogFile?,
                              onListening: @escaping @Sendable (Int) async -> Void) -> any Service {
         let router = Router(context: ProxyRequestContext.self)
-        ProxyAPI(loader: loader, preloader: preloader, downloads: downloads, configuration: configuration).register(on: router)
-        let proxy = ProxyResponder(loader: loader, token: configuration.token, freshness: configuration.playlistFreshness)
+        ProxyAPI(engine: engine, downloads: downloads, configuration: configuration).register(on: router)
+        let proxy = ProxyResponder(playlists: engine.playlists, token: configuration.token)
         let limits = configuration.limits
         // The decoder's bounds are looser than ours, so that a request between the two gets a
         // precise 431 from ``ProxyAccess``; beyond the decoder's, the connection is refused.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import MediaCache
+import MediaCacheHLS
 import MediaCacheHTTP
 import MediaCacheTesting
 import MediaCacheURLSession
@@ -18,15 +19,18 @@ enum OriginKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// A store in a directory of its own, a loopback test origin, and a loader reading from it
+/// An engine over a store in a directory of its own, reading from a loopback test origin
 /// over real HTTP.
 struct LoaderHarness {
     let origin: TestOrigin
     let directory: TemporaryDirectory
-    let store: MediaStore
     /// The origin the loader fetches through.
     let source: any MediaOrigin
-    let loader: MediaLoader
+    let engine: CacheEngine
+
+    var store: MediaStore { engine.store }
+    var loader: MediaLoader { engine.loader }
+    var playlists: PlaylistSource { engine.playlists }
 
     /// The origin as `HTTPOrigin`, for a harness made with `.nio`.
     var http: HTTPOrigin { source as! HTTPOrigin }
@@ -67,8 +71,10 @@ struct LoaderHarness {
         case .nio: HTTPOrigin()
         case .urlSession: URLSessionOrigin(session: URLSession(configuration: .ephemeral))
         }
-        return LoaderHarness(origin: origin, directory: directory, store: store, source: source,
-                             loader: MediaLoader(store: store, origin: source, configuration: loaderConfiguration))
+        var configuration = CacheEngine.Configuration()
+        configuration.loader = loaderConfiguration
+        return LoaderHarness(origin: origin, directory: directory, source: source,
+                             engine: CacheEngine(owning: store, origin: source, configuration: configuration))
     }
 
     func stop() async throws {
@@ -78,7 +84,7 @@ struct LoaderHarness {
         default: break
         }
         try await origin.stop()
-        try store.close()
+        try await engine.shutdown()
         directory.remove()
     }
 

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aQueuedPreloadAskedForAgainShowsItsMergedAmountAndPriority() async throws {
-        try await ProxyHarness.run(configure: { $0.preload.maxConcurrentJobs = 1 }) { proxy in
+        try await ProxyHarness.run(engine: { $0.preload.maxConcurrentJobs = 1 }) { proxy in
             proxy.origin.serve("/slow.bin", content: .pattern(length: 8 << 20, seed: 3))
             proxy.origin.setMisbehavior(.init(bytesPerSecond: 256 << 10), for: "/slow.bin")
             proxy.origin.serve("/next.bin", content: .pattern(length: 1 << 20, seed: 4))

@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aChangedVODPlaylistReplacesTheOldOneWhole() async throws {
-        try await ProxyHarness.run(configure: { $0.playlistFreshness = PlaylistFreshness(staticMaximumAge: .zero) }) { proxy in
+        try await ProxyHarness.run(engine: { $0.playlistFreshness = PlaylistFreshness(staticMaximumAge: .zero) }) { proxy in
             let old = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nold0.ts\n#EXTINF:4,\nold1.ts\n#EXT-X-ENDLIST\n"
             let new = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nnew0.ts\n#EXT-X-ENDLIST\n"
             proxy.origin.serve("/vod/index.m3u8", content: .data(Data(old.utf8), mimeType: "application/vnd.apple.mpegurl"))

@@ -66,6 +66,7 @@ import Testing
         try await ProxyHarness.run(configure: {
             $0.metrics = registry
             $0.allowedHosts = allowed
+        }, engine: {
             $0.preload.maxConcurrentJobs = 1
         }, loading: {
             $0.metricsFactory = PrometheusMetricsFactory(registry: registry)

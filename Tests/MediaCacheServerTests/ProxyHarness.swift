@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import MediaCache
 import MediaCacheAPI
+import MediaCacheHLS
 import MediaCacheHTTP
 import MediaCacheServer
 import MediaCacheTesting
@@ -13,16 +14,19 @@ import NIOHTTP1
 struct ProxyHarness {
     let origin: TestOrigin
     let directory: TemporaryDirectory
-    let store: MediaStore
-    let loader: MediaLoader
+    let engine: CacheEngine
     let upstream: HTTPOrigin
     let client: HTTPClient
     let port: Int
     private let server: Task<Void, any Error>
 
-    /// Runs `body` with a running proxy, configured by `configure`, and always shuts everything
-    /// down.
+    var store: MediaStore { engine.store }
+    var loader: MediaLoader { engine.loader }
+
+    /// Runs `body` with a running proxy, configured by `configure`, over an engine configured
+    /// by `configureEngine`, and always shuts everything down.
     static func run(configure: (inout ProxyServer.Configuration) -> Void = { _ in },
+                    engine configureEngine: (inout CacheEngine.Configuration) -> Void = { _ in },
                     loading configureLoading: (inout LoaderConfiguration) -> Void = { _ in },
                     storing configureStore: (inout StoreConfiguration) -> Void = { _ in },
                     _ body: (ProxyHarness) async throws -> Void) async throws {
@@ -38,13 +42,16 @@ struct ProxyHarness {
         configureLoading(&loading)
         var configuration = ProxyServer.Configuration(host: "127.0.0.1", port: 0)
         configure(&configuration)
-        let loader = MediaLoader(store: store, origin: upstream, configuration: loading)
-        let proxy = try ProxyServer(loader: loader, configuration: configuration)
+        var engineConfiguration = CacheEngine.Configuration()
+        engineConfiguration.loader = loading
+        configureEngine(&engineConfiguration)
+        let engine = CacheEngine(owning: store, origin: upstream, configuration: engineConfiguration)
+        let proxy = try ProxyServer(engine: engine, configuration: configuration)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let server = Task { try await proxy.run(handlingSignals: false) { portContinuation.yield($0) } }
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        let harness = ProxyHarness(origin: origin, directory: directory, store: store, loader: loader, upstream: upstream,
+        let harness = ProxyHarness(origin: origin, directory: directory, engine: engine, upstream: upstream,
                                    client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup), port: port,
                                    server: server)
         do {
@@ -60,9 +67,9 @@ struct ProxyHarness {
         server.cancel()
         _ = await server.result
         try? await client.shutdown()
+        try? await engine.shutdown()
         try? await upstream.shutdown()
         try? await origin.stop()
-        try? store.close()
         directory.remove()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheHLS
 import MediaCacheServer
 import MediaCacheTesting
 import Testing
@@ -92,10 +93,10 @@ import Testing
         defer { directory.remove() }
         let store = try MediaStore.open(at: directory.path)
         defer { try? store.close() }
-        let loader = MediaLoader(store: store, origin: NeverOrigin())
+        let engine = CacheEngine(loader: MediaLoader(store: store, origin: NeverOrigin()))
         for host in ["0.0.0.0", "192.168.1.10", "::"] {
             #expect(throws: ProxyServerError.self, "\(host)") {
-                _ = try ProxyServer(loader: loader, configuration: .init(host: host, port: 0))
+                _ = try ProxyServer(engine: engine, configuration: .init(host: host, port: 0))
             }
         }
     }

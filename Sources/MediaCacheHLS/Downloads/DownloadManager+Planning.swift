@@ -20,7 +20,7 @@ extension DownloadManager {
             }
             return (plan, nil)
         }
-        let top = try await loader.assetPlaylist(at: download.url, purpose: .download, freshness: configuration.freshness)
+        let top = try await playlists.read(download.url, purpose: .download)
         var resolved: ResolvedSelection
         if top.playlist.isMultivariant {
             resolved = try download.selection.resolve(in: MultivariantPlaylist(top.playlist), base: top.base)
@@ -28,16 +28,16 @@ extension DownloadManager {
         } else {
             resolved = DownloadSelection.alone(download.url)
         }
-        var playlists = [download.url]
+        var playlistURLs = [download.url]
         var units: [DownloadPlan.Unit] = []
         var positions: [URL: Int] = [:]
         var renditions: [RenditionProgress] = []
         for selected in resolved.playlists {
             let read = selected.url == download.url
-                ? top : try await loader.assetPlaylist(at: selected.url, purpose: .download, freshness: configuration.freshness)
+                ? top : try await playlists.read(selected.url, purpose: .download)
             let media = try MediaPlaylist(read.playlist)
             guard media.isFinished else { throw DownloadError.live(selected.url) }
-            playlists.append(selected.url)
+            playlistURLs.append(selected.url)
             renditions.append(RenditionProgress(url: selected.url, kind: selected.kind, name: selected.name, language: selected.language,
                                                 expected: 0..<media.duration, loaded: []))
             for unit in DownloadPlan.units(of: media, playlist: selected.url, base: read.base) {
@@ -51,7 +51,7 @@ extension DownloadManager {
         }
         let duration = renditions.first?.expected.upperBound ?? 0
         let estimate = resolved.variant?.bandwidth.map { Int64(Double($0) * duration / 8) }
-        var plan = DownloadPlan(playlists: Array(Set(playlists)), units: units, duration: duration, estimatedBytes: estimate)
+        var plan = DownloadPlan(playlists: Array(Set(playlistURLs)), units: units, duration: duration, estimatedBytes: estimate)
         plan.renditions = renditions
         return (plan, resolved)
     }

@@ -8,7 +8,7 @@ import MediaCache
 /// byte is fetched again.
 ///
 /// ```swift
-/// let downloads = try await DownloadManager(loader: loader)
+/// let downloads = try await DownloadManager(playlists: PlaylistSource(store: store, loader: loader))
 /// let film = try await downloads.download(masterURL, title: "Film",
 ///                                         selection: DownloadSelection(audio: .languages(["en", "de"])))
 /// for await update in await downloads.updates() where update.id == film.id {
@@ -16,7 +16,7 @@ import MediaCache
 /// }
 /// ```
 public actor DownloadManager {
-    /// Concurrency, retries and freshness.
+    /// Concurrency and retries.
     public struct Configuration: Sendable {
         /// Downloads fetched at once. Default: 2.
         public var maxConcurrentDownloads = 2
@@ -28,8 +28,6 @@ public actor DownloadManager {
         public var initialBackoff: Duration = .milliseconds(200)
         /// See ``initialBackoff``. Default: 5 s.
         public var maximumBackoff: Duration = .seconds(5)
-        /// How long stored playlists are served before they are revalidated.
-        public var freshness = PlaylistFreshness()
         /// How long no player must have waited for the network before a resource is fetched:
         /// playback outranks downloading. Default: 250 ms.
         public var playbackQuietPeriod: Duration = .milliseconds(250)
@@ -40,9 +38,11 @@ public actor DownloadManager {
         public init() {}
     }
 
+    /// Where playlists are read.
+    public nonisolated let playlists: PlaylistSource
     /// The loader downloads read through.
-    public nonisolated let loader: MediaLoader
-    /// Concurrency, retries and freshness.
+    public nonisolated var loader: MediaLoader { playlists.loader }
+    /// Concurrency and retries.
     public nonisolated let configuration: Configuration
     /// Whether queued downloads start; a manager that only lists and changes them does not.
     private let startsDownloads: Bool
@@ -53,19 +53,19 @@ public actor DownloadManager {
     var timeIndexes: [String: any MediaTimeIndex] = [:]
     private var subscribers: [UUID: AsyncStream<Download>.Continuation] = [:]
 
-    var store: MediaStore { loader.store }
+    var store: MediaStore { playlists.store }
 
-    /// Opens the downloads recorded in `loader`'s store; those that were running when the last
-    /// process ended are queued again and, with `startsDownloads`, start at once.
+    /// Opens the downloads recorded in the store of `playlists`; those that were running when
+    /// the last process ended are queued again and, with `startsDownloads`, start at once.
     ///
     /// - Parameter startsDownloads: Whether this manager fetches; `false` for one that only
     ///   lists, pauses, resumes and removes downloads (a command-line tool's).
     /// - Throws: ``MediaStoreError`` when the index cannot be read.
-    public init(loader: MediaLoader, configuration: Configuration = Configuration(), startsDownloads: Bool = true) async throws {
-        self.loader = loader
+    public init(playlists: PlaylistSource, configuration: Configuration = Configuration(), startsDownloads: Bool = true) async throws {
+        self.playlists = playlists
         self.configuration = configuration
         self.startsDownloads = startsDownloads
-        for stored in try loader.store.downloads() {
+        for stored in try playlists.store.downloads() {
             guard let document = try? JSONDecoder().decode(Download.Document.self, from: stored.selection),
                   let state = DownloadState(name: stored.state, error: stored.error) else { continue }
             records[stored.id] = Download(

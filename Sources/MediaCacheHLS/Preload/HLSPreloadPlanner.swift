@@ -11,20 +11,20 @@ import MediaCache
 ///
 /// ```swift
 /// var configuration = PreloaderConfiguration()
-/// configuration.planners = [HLSPreloadPlanner()]
+/// configuration.planners = [HLSPreloadPlanner(playlists: PlaylistSource(store: store, loader: loader))]
 /// let preloader = Preloader(loader: loader, configuration: configuration)
 /// await preloader.preload(masterURL, amount: .seconds(6), maximumBandwidth: 3_000_000)
 /// ```
 public struct HLSPreloadPlanner: PreloadPlanner {
-    /// How long stored playlists are served before they are revalidated.
-    public var freshness: PlaylistFreshness
+    /// Where playlists are read.
+    public var playlists: PlaylistSource
     /// The bitrate a byte amount is turned into seconds with when the playlist names none
     /// (a media playlist alone), in bits per second. Default: 4 Mbit/s.
     public var assumedBitrate: Double
 
     /// Creates a planner.
-    public init(freshness: PlaylistFreshness = PlaylistFreshness(), assumedBitrate: Double = 4_000_000) {
-        self.freshness = freshness
+    public init(playlists: PlaylistSource, assumedBitrate: Double = 4_000_000) {
+        self.playlists = playlists
         self.assumedBitrate = assumedBitrate
     }
 
@@ -33,7 +33,7 @@ public struct HLSPreloadPlanner: PreloadPlanner {
         guard await PlaylistDetection.isPlaylist(url, info: record.contentInfo, loader: loader, purpose: .preload) else {
             return nil
         }
-        let top = try await loader.assetPlaylist(at: url, purpose: .preload, freshness: freshness)
+        let top = try await playlists.read(url, purpose: .preload)
         guard top.playlist.isMultivariant else {
             let seconds = Self.seconds(amount, bitrate: assumedBitrate)
             let targets = try MediaPlaylist(top.playlist).preloadTargets(forFirst: seconds, base: top.base)
@@ -47,7 +47,7 @@ public struct HLSPreloadPlanner: PreloadPlanner {
         let chosen = start.playlists(base: top.base)
         var targets: [PreloadTarget] = []
         for playlist in multivariant.assetPlaylists(base: top.base) where playlist.kind != .iFrame {
-            let media = try await loader.assetPlaylist(at: playlist.url, purpose: .preload, freshness: freshness)
+            let media = try await playlists.read(playlist.url, purpose: .preload)
             let isChosen = chosen.contains { $0.url == playlist.url }
             guard isChosen || playlist.kind != .subtitles else { continue }
             // Any duration above zero is the first segment.
@@ -73,11 +73,12 @@ public struct HLSPreloadPlanner: PreloadPlanner {
 }
 
 extension PreloaderConfiguration {
-    /// This configuration with an ``HLSPreloadPlanner`` after its planners, unless it has one.
-    public func planningHLS(freshness: PlaylistFreshness = PlaylistFreshness()) -> PreloaderConfiguration {
+    /// This configuration with an ``HLSPreloadPlanner`` reading through `playlists` after its
+    /// planners, unless it has one.
+    public func planningHLS(playlists: PlaylistSource) -> PreloaderConfiguration {
         guard !planners.contains(where: { $0 is HLSPreloadPlanner }) else { return self }
         var configuration = self
-        configuration.planners.append(HLSPreloadPlanner(freshness: freshness, assumedBitrate: assumedBitrate))
+        configuration.planners.append(HLSPreloadPlanner(playlists: playlists, assumedBitrate: assumedBitrate))
         return configuration
     }
 }

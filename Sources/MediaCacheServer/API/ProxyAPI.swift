@@ -27,12 +27,13 @@ import Prometheus
 /// | `DELETE /api/preload[?url=URL]` | cancels one or every job; `[PreloadJob]` |
 /// | `GET /metrics` | Prometheus text format |
 struct ProxyAPI: Sendable {
-    let loader: MediaLoader
-    let preloader: Preloader
+    let engine: CacheEngine
     let downloads: DownloadManager
     let configuration: ProxyServer.Configuration
 
-    private var store: MediaStore { loader.store }
+    var store: MediaStore { engine.store }
+    var loader: MediaLoader { engine.loader }
+    var preloader: Preloader { engine.preloader }
 
     func register(on router: Router<ProxyRequestContext>) {
         router.add(middleware: StoreErrorMiddleware())

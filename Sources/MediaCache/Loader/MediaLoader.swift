@@ -16,8 +16,10 @@ import Foundation
 /// }
 /// ```
 public final class MediaLoader: Sendable {
-    /// The store bytes are kept in.
-    public let store: MediaStore
+    /// The store bytes are kept in. Outside the package, whoever made the loader holds the
+    /// store (a ``MediaStore`` they opened, or `CacheEngine.store`); the loader answers what its
+    /// readers ask of it (``storedRecord(for:)``, ``cachedBytes(_:of:)``, ``cachedSpan(_:of:purpose:)``).
+    package let store: MediaStore
     /// Where missing bytes come from.
     public let origin: any MediaOrigin
     /// Chunking, coalescing and retries.

@@ -24,17 +24,30 @@ public actor Preloader {
     /// Scheduling and pacing.
     public nonisolated let configuration: PreloaderConfiguration
 
-    private var queue: PreloadQueue
+    /// What one preload asks for.
+    struct Request: Sendable {
+        var url: URL
+        var amount: PreloadAmount
+        /// The bits per second to choose a variant by; the latest request's wins.
+        var maximumBandwidth: Int?
+    }
+
+    private var queue: JobQueue<ResourceKey, Request>
+    private let fetcher: TargetFetcher
     private var tasks: [ResourceKey: Task<Void, Never>] = [:]
     private var reports: [ResourceKey: PreloadJob] = [:]
     private var ended: [ResourceKey] = []
-    private var subscribers: [UUID: AsyncStream<PreloadJob>.Continuation] = [:]
+    private var subscribers = Subscribers<PreloadJob>()
 
     /// Creates a preloader over `loader`.
     public init(loader: MediaLoader, configuration: PreloaderConfiguration = PreloaderConfiguration()) {
         self.loader = loader
         self.configuration = configuration
-        queue = PreloadQueue(limit: configuration.maxConcurrentJobs)
+        queue = JobQueue(limit: configuration.maxConcurrentJobs, order: .priorityThenNewest) { earlier, later in
+            Request(url: later.url, amount: earlier.amount.merged(with: later.amount), maximumBandwidth: later.maximumBandwidth)
+        }
+        fetcher = TargetFetcher(loader: loader, policy: FetchPolicy(purpose: .preload, step: configuration.stepSize,
+                                                                      quietPeriod: configuration.playbackQuietPeriod))
     }
 
     /// The priorities the command line and the API accept.
@@ -59,13 +72,13 @@ public actor Preloader {
             end(key, .failed, error: "\(error)")
             return
         }
-        let actions = queue.add(key: key, url: url, amount: amount, priority: priority, maximumBandwidth: maximumBandwidth)
+        let actions = queue.add(key, Request(url: url, amount: amount, maximumBandwidth: maximumBandwidth), priority: priority)
         if reports[key].map({ $0.state.isFinal }) ?? true {
             ended.removeAll { $0 == key }
             report(PreloadJob(url: url, key: key, amount: amount, priority: priority, state: .queued))
         } else if let merged = queue.waiting[key], reports[key]?.state == .queued {
             update(key) { report in
-                report.amount = merged.amount
+                report.amount = merged.request.amount
                 report.priority = merged.priority
             }
         }
@@ -109,23 +122,20 @@ public actor Preloader {
 
     /// Every change to any job from now on, as it happens.
     public func updates() -> AsyncStream<PreloadJob> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PreloadJob.self, bufferingPolicy: .bufferingNewest(1024))
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
-        return stream
+        subscribers.subscribe { id in Task { await self.unsubscribe(id) } }
     }
 
     private func unsubscribe(_ id: UUID) {
-        subscribers[id] = nil
+        subscribers.remove(id)
     }
 
-    private func perform(_ actions: [PreloadQueue.Action]) {
+    private func perform(_ actions: [JobQueue<ResourceKey, Request>.Action]) {
         for action in actions {
             switch action {
             case .start(let job):
                 ended.removeAll { $0 == job.key }
-                report(PreloadJob(url: job.url, key: job.key, amount: job.amount, priority: job.priority, state: .running))
+                report(PreloadJob(url: job.request.url, key: job.key, amount: job.request.amount, priority: job.priority,
+                                  state: .running))
                 tasks[job.key] = Task { await self.run(job) }
             case .stop(let key):
                 tasks[key]?.cancel()
@@ -133,7 +143,7 @@ public actor Preloader {
         }
     }
 
-    private func run(_ job: PreloadQueue.Job) async {
+    private func run(_ job: JobQueue<ResourceKey, Request>.Job) async {
         let outcome: PreloadJob.State
         var failure: String?
         do {
@@ -150,54 +160,32 @@ public actor Preloader {
 
     /// Plans the job, then fetches what of the plan is missing in steps, each after playback
     /// has been quiet.
-    private func fetch(_ job: PreloadQueue.Job) async throws {
-        let plan = try await self.plan(job)
-        var missing: [(url: URL, gaps: [ByteRange]?)] = []
-        for target in plan.targets {
-            let cached = (try? loader.store.availableRanges(for: loader.store.key(for: target.url))) ?? ByteRangeSet()
-            missing.append((target.url, target.ranges.map { ranges in ranges.ranges.flatMap { cached.gaps(in: $0) } }))
-        }
+    private func fetch(_ job: JobQueue<ResourceKey, Request>.Job) async throws {
+        let plan = try await self.plan(job.request)
         let isBounded = plan.targets.allSatisfy { $0.ranges != nil }
         let targetBytes = plan.targets.compactMap(\.ranges?.coveredLength).reduce(0, +)
-        let missingBytes = missing.compactMap(\.gaps).joined().reduce(0) { $0 + $1.length }
+        let storedBytes = plan.targets.reduce(0) { $0 + fetcher.storedBytes($1) }
         update(job.key) { report in
             report.method = plan.method
             report.error = plan.containerError.map { "\($0); seconds estimated" }
             report.bytesTarget = isBounded ? targetBytes : nil
-            report.bytesDone = isBounded ? targetBytes - missingBytes : 0
+            report.bytesDone = storedBytes
         }
-        for (url, gaps) in missing {
-            guard let gaps else {
-                try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
-                try await read(job, url, ByteRequest(offset: 0))
-                continue
-            }
-            for gap in gaps {
-                var offset = gap.lowerBound
-                while offset < gap.upperBound {
-                    try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
-                    let step = ByteRange(offset, min(offset + configuration.stepSize, gap.upperBound))
-                    try await read(job, url, ByteRequest(step))
-                    offset = step.upperBound
-                }
-            }
+        for target in plan.targets {
+            try await fetcher.fetch(target) { count in await self.update(job.key) { $0.bytesDone += count } }
         }
     }
 
     /// The first plan of the configured planners, else the plan for one resource.
-    private func plan(_ job: PreloadQueue.Job) async throws -> PreloadPlan {
+    private func plan(_ request: Request) async throws -> PreloadPlan {
         for planner in configuration.planners {
-            if let plan = try await planner.plan(job.amount, of: job.url, maximumBandwidth: job.maximumBandwidth, loader: loader) {
+            if let plan = try await planner.plan(request.amount, of: request.url, maximumBandwidth: request.maximumBandwidth,
+                                                 loader: loader) {
                 return plan
             }
         }
-        return try await PreloadPlan.make(for: job.amount, of: job.url, loader: loader, assumedBitrate: configuration.assumedBitrate)
-    }
-
-    private func read(_ job: PreloadQueue.Job, _ url: URL, _ request: ByteRequest) async throws {
-        for try await chunk in loader.read(url, request, purpose: .preload) {
-            update(job.key) { $0.bytesDone += Int64(chunk.bytes.count) }
-        }
+        return try await PreloadPlan.make(for: request.amount, of: request.url, loader: loader,
+                                          assumedBitrate: configuration.assumedBitrate)
     }
 
     private func end(_ key: ResourceKey, _ state: PreloadJob.State, error: String? = nil) {
@@ -218,6 +206,6 @@ public actor Preloader {
 
     private func report(_ job: PreloadJob) {
         reports[job.key] = job
-        for subscriber in subscribers.values { subscriber.yield(job) }
+        subscribers.yield(job)
     }
 }

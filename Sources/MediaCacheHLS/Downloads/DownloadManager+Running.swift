@@ -18,13 +18,13 @@ extension DownloadManager {
         guard let download = records[id] else { return }
         let (plan, resolved) = try await self.plan(download)
         timeIndexes[id] = plan.timeIndex
-        let playlistBytes = plan.playlists.reduce(0) { $0 + storedBytes(PreloadTarget(url: $1)) }
+        let playlistBytes = plan.playlists.reduce(0) { $0 + fetcher.storedBytes(PreloadTarget(url: $1)) }
         var done = playlistBytes
         var segmentsDone = 0
         var stored: [DownloadPlan.Span] = []
         for unit in plan.units {
-            done += storedBytes(unit.target)
-            guard missing(unit.target).isEmpty else { continue }
+            done += fetcher.storedBytes(unit.target)
+            guard fetcher.missing(unit.target).isEmpty else { continue }
             if unit.isSegment { segmentsDone += 1 }
             stored += unit.spans
         }
@@ -48,7 +48,7 @@ extension DownloadManager {
             throw DownloadError.insufficientSpace(needed: expected - done, available: free)
         }
         try store.addDownloadMembers(plan.playlists.map(store.key(for:)), to: id)
-        let pending = plan.units.filter { !missing($0.target).isEmpty }
+        let pending = plan.units.filter { !fetcher.missing($0.target).isEmpty }
         try await withThrowingTaskGroup(of: DownloadPlan.Unit.self) { group in
             var next = pending.makeIterator()
             func addNext() {
@@ -66,7 +66,7 @@ extension DownloadManager {
             }
         }
         try store.addDownloadMembers(plan.units.map { store.key(for: $0.target.url) }, to: id)
-        let incomplete = (plan.playlists.map { PreloadTarget(url: $0) } + plan.units.map(\.target)).filter { !missing($0).isEmpty }
+        let incomplete = (plan.playlists.map { PreloadTarget(url: $0) } + plan.units.map(\.target)).filter { !fetcher.missing($0).isEmpty }
         guard incomplete.isEmpty else { throw DownloadError.incomplete(incomplete.map(\.url)) }
         update(id) { download in
             download.bytesExpected = download.bytesDone
@@ -74,40 +74,17 @@ extension DownloadManager {
         }
     }
 
-    /// Fetches what of `unit` is missing, after playback has been quiet; a failed try is
-    /// retried with backoff, and the count of tries starts again after any progress.
+    /// Fetches what of `unit` is missing (see ``TargetFetcher``), counting the bytes as they are
+    /// made durable.
     private nonisolated func fetch(_ unit: DownloadPlan.Unit, for id: String) async throws -> DownloadPlan.Unit {
-        var failures = 0
-        while true {
-            let requests = await missing(unit.target)
-            if requests.isEmpty { return unit }
-            var progressed = false
-            do {
-                for request in requests {
-                    try await loader.playback.waitUntilQuiet(for: configuration.playbackQuietPeriod)
-                    var pending: Int64 = 0
-                    for try await chunk in loader.read(unit.target.url, request, purpose: .download) {
-                        progressed = true
-                        pending += Int64(chunk.bytes.count)
-                        if pending >= Self.commitStep {
-                            try await recordProgress(pending, of: id)
-                            pending = 0
-                        }
-                    }
-                    try await recordProgress(pending, of: id)
-                }
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                // Retrying cannot make room: every try would fetch bytes only to lose them.
-                if let full = Self.diskFull(in: error) { throw full }
-                failures = progressed ? 1 : failures + 1
-                guard failures < configuration.attempts else {
-                    throw DownloadError.resourceFailed(unit.target.url, reason: "\(error)")
-                }
-                let delay = min(configuration.initialBackoff * (1 << min(failures - 1, 16)), configuration.maximumBackoff)
-                try await Task.sleep(for: delay)
-            }
+        do {
+            try await fetcher.fetch(unit.target) { count in await self.update(id) { $0.bytesDone += count } }
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            if let full = Self.diskFull(in: error) { throw full }
+            throw DownloadError.resourceFailed(unit.target.url, reason: "\(error)")
         }
+        return unit
     }
 
     /// ``DownloadError/diskFull(key:underlying:)`` when `error` is or carries a full disk.
@@ -123,33 +100,4 @@ extension DownloadManager {
     /// Bytes a transfer stores between commits: what a power loss can cost a download again
     /// (a killed process costs nothing; the store's journal keeps what it wrote).
     static let commitStep: Int64 = 256 << 10
-
-    /// Makes `count` more bytes of download `id` durable (so that even a power loss never
-    /// fetches them again) and counts them.
-    private func recordProgress(_ count: Int64, of id: String) throws {
-        guard count > 0 else { return }
-        try store.commit()
-        update(id) { $0.bytesDone += count }
-    }
-
-    /// The reads that would store what `target` still lacks.
-    func missing(_ target: PreloadTarget) -> [ByteRequest] {
-        let record = try? store.record(for: store.key(for: target.url))
-        let available = record?.available ?? ByteRangeSet()
-        if let ranges = target.ranges {
-            return ranges.ranges.flatMap { available.gaps(in: $0) }.map { ByteRequest($0) }
-        }
-        guard let record, let length = record.contentInfo.totalLength else {
-            // A download takes every byte: once the first arrived, the fetch asks for its largest lead.
-            return [ByteRequest(offset: available.contiguousLength(from: 0), takesAll: true)]
-        }
-        return available.gaps(in: ByteRange(0, length)).map { ByteRequest($0) }
-    }
-
-    /// Bytes of `target` stored.
-    func storedBytes(_ target: PreloadTarget) -> Int64 {
-        let available = (try? store.availableRanges(for: store.key(for: target.url))) ?? ByteRangeSet()
-        guard let ranges = target.ranges else { return available.coveredLength }
-        return ranges.ranges.reduce(0) { total, range in total + range.length - available.gaps(in: range).reduce(0) { $0 + $1.length } }
-    }
 }

@@ -46,12 +46,16 @@ public actor DownloadManager {
     public nonisolated let configuration: Configuration
     /// Whether queued downloads start; a manager that only lists and changes them does not.
     private let startsDownloads: Bool
+    /// How downloads read: for downloading, with retries, committed every ``commitStep``.
+    let fetcher: TargetFetcher
     var records: [String: Download] = [:]
     var order: [String] = []
+    /// Which downloads run, at most ``Configuration/maxConcurrentDownloads``, oldest first.
+    private var queue: JobQueue<String, Void>
     var running: [String: Task<Void, Never>] = [:]
     /// The time indexes of the files being downloaded, for their seconds.
     var timeIndexes: [String: any MediaTimeIndex] = [:]
-    private var subscribers: [UUID: AsyncStream<Download>.Continuation] = [:]
+    private var subscribers = Subscribers<Download>()
 
     var store: MediaStore { playlists.store }
 
@@ -65,6 +69,13 @@ public actor DownloadManager {
         self.playlists = playlists
         self.configuration = configuration
         self.startsDownloads = startsDownloads
+        queue = JobQueue(limit: configuration.maxConcurrentDownloads, order: .oldest) { _, _ in }
+        var policy = FetchPolicy(purpose: .download, quietPeriod: configuration.playbackQuietPeriod)
+        policy.attempts = configuration.attempts
+        policy.initialBackoff = configuration.initialBackoff
+        policy.maximumBackoff = configuration.maximumBackoff
+        policy.commitStep = Self.commitStep
+        fetcher = TargetFetcher(loader: playlists.loader, policy: policy)
         for stored in try playlists.store.downloads() {
             guard let document = try? JSONDecoder().decode(Download.Document.self, from: stored.selection),
                   let state = DownloadState(name: stored.state, error: stored.error) else { continue }
@@ -76,7 +87,7 @@ public actor DownloadManager {
                 durationSeconds: document.durationSeconds, renditions: document.renditions ?? [])
             order.append(stored.id)
         }
-        schedule()
+        for id in order { enqueue(id) }
     }
 
     /// Every download, oldest first.
@@ -108,7 +119,7 @@ public actor DownloadManager {
             if let title { existing.title = title }
             existing.state = existing.state.extended()
             try save(existing)
-            schedule()
+            enqueue(existing.id)
             return existing
         }
         let download = Download(
@@ -117,7 +128,7 @@ public actor DownloadManager {
             segmentsDone: 0, segmentCount: 0, loadedSeconds: 0, durationSeconds: 0)
         order.append(download.id)
         try save(download)
-        schedule()
+        enqueue(download.id)
         return download
     }
 
@@ -126,11 +137,7 @@ public actor DownloadManager {
         var download = try existing(name)
         download.state = try download.state.paused()
         try save(download)
-        if let task = running.removeValue(forKey: download.id) {
-            task.cancel()
-            await task.value
-        }
-        schedule()
+        await stop(download.id)
     }
 
     /// Resumes a paused or failed download where it stopped.
@@ -138,7 +145,7 @@ public actor DownloadManager {
         var download = try existing(name)
         download.state = try download.state.resumed()
         try save(download)
-        schedule()
+        enqueue(download.id)
     }
 
     /// Stops and removes a download with exactly its bytes (resources another download has
@@ -148,28 +155,21 @@ public actor DownloadManager {
     @discardableResult
     public func remove(_ name: String) async throws -> [ResourceKey] {
         let download = try existing(name)
-        if let task = running.removeValue(forKey: download.id) {
-            task.cancel()
-            await task.value
-        }
         records[download.id] = nil
         order.removeAll { $0 == download.id }
-        schedule()
+        await stop(download.id)
         return try store.removeDownload(download.id)
     }
 
     /// Every change to any download from now on.
     public func updates() -> AsyncStream<Download> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Download.self, bufferingPolicy: .bufferingNewest(1024))
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
-        return stream
+        subscribers.subscribe { id in Task { await self.unsubscribe(id) } }
     }
 
     /// Stops every running download, leaving it to resume on the next start, and returns once
     /// none runs.
     public func shutdown() async {
+        _ = queue.cancelAll()
         let tasks = running
         running = [:]
         for task in tasks.values { task.cancel() }
@@ -177,7 +177,7 @@ public actor DownloadManager {
     }
 
     private func unsubscribe(_ id: UUID) {
-        subscribers[id] = nil
+        subscribers.remove(id)
     }
 
     private func existing(_ name: String) throws(DownloadError) -> Download {
@@ -185,14 +185,32 @@ public actor DownloadManager {
         return download
     }
 
-    /// Starts queued downloads, oldest first, while fewer than the limit run.
-    func schedule() {
-        guard startsDownloads else { return }
-        for id in order where running.count < configuration.maxConcurrentDownloads {
-            guard running[id] == nil, var download = records[id], download.state == .queued else { continue }
+    /// Queues download `id` when it is queued and this manager fetches.
+    private func enqueue(_ id: String) {
+        guard startsDownloads, records[id]?.state == .queued else { return }
+        perform(queue.add(id, ()))
+    }
+
+    /// Stops download `id` and returns once its fetches stopped; what it fetched stays.
+    private func stop(_ id: String) async {
+        perform(queue.cancel(id))
+        if let task = running.removeValue(forKey: id) {
+            task.cancel()
+            await task.value
+        }
+        perform(queue.finished(id))
+    }
+
+    /// Starts what the queue starts; what it stops, ``stop(_:)`` awaits.
+    private func perform(_ actions: [JobQueue<String, Void>.Action]) {
+        for case .start(let job) in actions {
+            guard var download = records[job.key], download.state == .queued else {
+                perform(queue.finished(job.key))
+                continue
+            }
             download.state = .downloading
             try? save(download)
-            running[id] = Task { await self.run(id) }
+            running[job.key] = Task { await self.run(job.key) }
         }
     }
 
@@ -206,7 +224,7 @@ public actor DownloadManager {
             bytesDone: download.bytesDone, bytesExpected: download.bytesExpected, expectedIsEstimate: download.expectedIsEstimate,
             created: now, updated: now)
         try store.saveDownload(stored)
-        for subscriber in subscribers.values { subscriber.yield(download) }
+        subscribers.yield(download)
     }
 
     /// Applies `change` to a download that is still running; a file's seconds follow its bytes.
@@ -225,13 +243,14 @@ public actor DownloadManager {
     /// A run ended: completed, failed, or stopped by a pause or a removal (already recorded).
     func ended(_ id: String, failure: String?) {
         timeIndexes[id] = nil
-        guard running.removeValue(forKey: id) != nil, var download = records[id] else { return }
+        guard running.removeValue(forKey: id) != nil else { return }
+        defer { perform(queue.finished(id)) }
+        guard var download = records[id] else { return }
         if let failure {
             download.state = (try? download.state.failed(failure)) ?? .failed(failure)
         } else {
             download.state = (try? download.state.finished()) ?? .completed
         }
         try? save(download)
-        schedule()
     }
 }

@@ -2,22 +2,38 @@ import Foundation
 @testable import MediaCache
 import Testing
 
-/// The preloader's scheduling, without I/O: ranking, the concurrency limit, merging repeated
-/// requests and cancelling.
-@Suite(.timeLimit(.minutes(2))) struct PreloadQueueTests {
+/// The job runner's scheduling, without I/O: ranking, the concurrency limit, merging repeated
+/// requests and cancelling, for preloads (priority, then newest) and downloads (oldest first).
+@Suite(.timeLimit(.minutes(2))) struct JobQueueTests {
+    typealias PreloadQueue = JobQueue<ResourceKey, PreloadAmount>
+
+    func preloads(limit: Int) -> PreloadQueue {
+        PreloadQueue(limit: limit, order: .priorityThenNewest) { $0.merged(with: $1) }
+    }
+
     func add(_ queue: inout PreloadQueue, _ name: String, _ amount: PreloadAmount = .bytes(100), priority: Int = 0)
         -> [PreloadQueue.Action]
     {
-        queue.add(key: ResourceKey(name), url: URL(string: "https://cdn.example/\(name)")!, amount: amount,
-                  priority: priority)
+        queue.add(ResourceKey(name), amount, priority: priority)
     }
 
     func started(_ actions: [PreloadQueue.Action]) -> [String] {
         actions.compactMap { if case .start(let job) = $0 { job.key.rawValue } else { nil } }
     }
 
+    @Test func downloadsRunOldestFirstAndARepeatedRequestKeepsItsPlace() {
+        var queue = JobQueue<String, Void>(limit: 1, order: .oldest) { _, _ in }
+        #expect(queue.add("a", ()).count == 1)
+        _ = queue.add("b", ())
+        _ = queue.add("c", ())
+        _ = queue.add("b", ())
+        #expect(queue.ranked.map(\.key) == ["b", "c"], "asked again, b keeps its place")
+        let next = queue.finished("a")
+        #expect(next == [.start(queue.running["b"]!)])
+    }
+
     @Test func runsAtMostTheLimitThenByPriorityThenNewestFirst() {
-        var queue = PreloadQueue(limit: 2)
+        var queue = preloads(limit: 2)
         #expect(started(add(&queue, "a")) == ["a"])
         #expect(started(add(&queue, "b")) == ["b"])
         #expect(started(add(&queue, "c")).isEmpty)
@@ -31,30 +47,30 @@ import Testing
     }
 
     @Test func aRepeatedRequestIsOneJobWithTheLargerAmountAndPriority() {
-        var queue = PreloadQueue(limit: 1)
+        var queue = preloads(limit: 1)
         _ = add(&queue, "playing")
         _ = add(&queue, "next", .seconds(2))
         _ = add(&queue, "other", priority: 1)
         _ = add(&queue, "next", .seconds(5), priority: 3)
         #expect(queue.waiting.count == 2)
-        #expect(queue.ranked.first?.amount == .seconds(5))
+        #expect(queue.ranked.first?.request == .seconds(5))
         #expect(queue.ranked.first?.priority == 3)
         _ = add(&queue, "next", .seconds(1))
-        #expect(queue.ranked.first?.amount == .seconds(5), "a smaller amount does not shrink the job")
+        #expect(queue.ranked.first?.request == .seconds(5), "a smaller amount does not shrink the job")
     }
 
     @Test func aRequestForARunningJobRunsAfterItWithTheMergedAmount() {
-        var queue = PreloadQueue(limit: 1)
+        var queue = preloads(limit: 1)
         _ = add(&queue, "a", .bytes(100))
         #expect(add(&queue, "a", .bytes(500)).isEmpty)
         #expect(queue.running.count == 1 && queue.waiting.isEmpty)
         let next = queue.finished(ResourceKey("a"))
         #expect(next.count == 1)
-        if case .start(let job) = next.first { #expect(job.amount == .bytes(500)) }
+        if case .start(let job) = next.first { #expect(job.request == .bytes(500)) }
     }
 
     @Test func cancellingStopsRunningJobsAndDropsQueuedOnes() {
-        var queue = PreloadQueue(limit: 1)
+        var queue = preloads(limit: 1)
         _ = add(&queue, "a")
         _ = add(&queue, "b")
         _ = add(&queue, "c")

@@ -85,7 +85,7 @@ let package = Package(
         // announcement of a running server. Foundation only, for the CLI and apps.
         .target(
             name: "MediaCacheAPI",
-            dependencies: ["MediaCache", "MediaCacheHLS"],
+            dependencies: ["MediaCache"],
             swiftSettings: strict
         ),
         .target(
@@ -199,7 +199,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheHLSTests",
-            dependencies: ["MediaCacheHLS", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["MediaCache", "MediaCacheHLS", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(

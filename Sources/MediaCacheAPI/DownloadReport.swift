@@ -1,6 +1,5 @@
 import Foundation
 import MediaCache
-import MediaCacheHLS
 
 /// A download in `GET /api/downloads` and `mediacache downloads --json`.
 public struct DownloadReport: Hashable, Sendable, Codable {

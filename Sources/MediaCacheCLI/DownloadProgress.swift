@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 import MediaCacheAPI
 import MediaCacheHLS
 import MediaCacheServer

@@ -17,7 +17,7 @@ import Testing
             var configuration = DownloadManager.Configuration()
             configuration.attempts = 2
             configuration.initialBackoff = .milliseconds(10)
-            let manager = try await DownloadManager(playlists: harness.playlists, configuration: configuration)
+            let manager = try await DownloadManager(loader: harness.playlists.loader, configuration: configuration.planningHLS(playlists: harness.playlists))
             // The playlist fits; then the disk fills up.
             _ = try await harness.loader.revalidatedContent(of: url, maximumLength: 1 << 20) { _ in .seconds(60) }
             files.inject(.write, code: ENOSPC, pathContaining: "/data/")
@@ -86,7 +86,7 @@ import Testing
         configuration.initialBackoff = .milliseconds(10)
         let url = origin.url("/hls/index.m3u8")
 
-        let checked = try await DownloadManager(playlists: PlaylistSource(store: loader.store, loader: loader), configuration: configuration)
+        let checked = try await DownloadManager(loader: loader, configuration: configuration.planningHLS(playlists: PlaylistSource(store: loader.store, loader: loader)))
         opened(checked)
         let refused = try await checked.download(url)
         var state = try await Self.settled(checked, refused.id)
@@ -95,7 +95,7 @@ import Testing
 
         // Without the check (an estimate that was too low), the disk itself fills up.
         configuration.freeSpace = { _ in .max }
-        let manager = try await DownloadManager(playlists: PlaylistSource(store: loader.store, loader: loader), configuration: configuration)
+        let manager = try await DownloadManager(loader: loader, configuration: configuration.planningHLS(playlists: PlaylistSource(store: loader.store, loader: loader)))
         opened(manager)
         try await manager.resume(refused.id)
         state = try await Self.settled(manager, refused.id)
@@ -138,7 +138,7 @@ import Testing
             harness.origin.serve("/hls/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
             var configuration = DownloadManager.Configuration()
             configuration.playbackQuietPeriod = .seconds(1)
-            let manager = try await DownloadManager(playlists: harness.playlists, configuration: configuration)
+            let manager = try await DownloadManager(loader: harness.playlists.loader, configuration: configuration.planningHLS(playlists: harness.playlists))
             do {
                 let download = try await manager.download(harness.origin.url("/hls/index.m3u8"))
                 var started = try #require(await manager.download(named: download.id))

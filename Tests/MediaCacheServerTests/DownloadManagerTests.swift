@@ -44,7 +44,7 @@ import Testing
             let before = originBytes(proxy, files)
             let sentBefore = Dictionary(uniqueKeysWithValues: files.keys.map { ($0, proxy.origin.bytesSent(for: "/hls/" + $0)) })
 
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let queued = try await manager.download(master, title: "Test film", selection: DownloadSelection(audio: .languages(["en"])))
             #expect(queued.state == .queued && queued.title == "Test film")
             let done = try await settled(manager, master)
@@ -91,7 +91,7 @@ import Testing
             let direct = try await HLSShapesTests.md5(url.absoluteString)
             let media = files.keys.filter { !$0.hasSuffix(".m3u8") }
             let sentBefore = media.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(url)
             let done = try await settled(manager, url)
             #expect(done.state == .completed, "\(shape): \(done.state)")
@@ -112,7 +112,7 @@ import Testing
             let bytes = try await media.make(in: proxy.directory.path)
             proxy.origin.serve("/album/song.mp3", content: .data(bytes, mimeType: media.mimeType))
             let url = proxy.origin.url("/album/song.mp3")
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(url)
             let done = try await settled(manager, url)
             #expect(done.state == .completed)
@@ -132,7 +132,7 @@ import Testing
             let media = TestMedia.faststartMP4(seconds: 3)
             proxy.origin.serve("/films/short.mp4", content: .data(try await media.make(in: proxy.directory.path), mimeType: media.mimeType))
             let url = proxy.origin.url("/films/short.mp4")
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(url)
             #expect(try await settled(manager, url).state == .completed)
             await manager.shutdown()
@@ -173,7 +173,7 @@ import Testing
             proxy.origin.serve("/films/clip.mp4", content: .data(bytes, mimeType: media.mimeType))
             proxy.origin.setMisbehavior(.init(bytesPerSecond: bytes.count / 3), for: "/films/clip.mp4")
             let url = proxy.origin.url("/films/clip.mp4")
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let download = try await manager.download(url)
             while (await manager.download(named: download.id)?.bytesDone ?? 0) < Int64(bytes.count) / 2 {
                 try await Task.sleep(for: .milliseconds(20))
@@ -191,7 +191,7 @@ import Testing
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy, seconds: 24, bytesPerSecond: 400_000)
             let master = proxy.origin.url("/hls/master.m3u8")
-            var manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            var manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let download = try await manager.download(master)
             while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 1 { try await Task.sleep(for: .milliseconds(20)) }
             try await manager.pause(download.id)
@@ -204,7 +204,7 @@ import Testing
             // The process ends while it downloads; the next one resumes it by itself.
             await manager.shutdown()
             #expect(try proxy.store.downloads().first?.state == "downloading")
-            manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let done = try await settled(manager, master)
             #expect(done.state == .completed, "\(done.state)")
             let selected = files.filter { $0.key.hasPrefix("v0/") && $0.key.hasSuffix(".ts") || $0.key.hasPrefix("v1/") && $0.key.hasSuffix(".ts") }
@@ -225,7 +225,7 @@ import Testing
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy)
             let master = proxy.origin.url("/hls/master.m3u8")
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(master, selection: DownloadSelection(variant: .lowest, audio: .all, subtitles: .all))
             let done = try await settled(manager, master)
             #expect(done.state == .completed && done.renditions.map(\.kind) == [.variant, .audio, .audio, .subtitles])
@@ -244,7 +244,7 @@ import Testing
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy, seconds: 12, bytesPerSecond: 300_000)
             let master = proxy.origin.url("/hls/master.m3u8")
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(master, selection: DownloadSelection(audio: .languages(["en"])))
             let play = try await CommandRun.run(path: try Tools.require("ffmpeg"), ["-v", "error", "-i", proxy.proxied("/hls/master.m3u8"),
                                                                                    "-map", "0:v:0", "-map", "0:a:0", "-f", "null", "-"])
@@ -264,7 +264,7 @@ import Testing
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy)
             let master = proxy.origin.url("/hls/master.m3u8")
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(master, selection: DownloadSelection(audio: .languages(["en"])))
             _ = try await settled(manager, master)
             let english = files.keys.filter { !$0.hasPrefix("v2/") }.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
@@ -288,7 +288,7 @@ import Testing
         try await ProxyHarness.run { proxy in
             proxy.origin.serve("/album/track.mp3", content: .pattern(length: 3 << 20, seed: 9, mimeType: "audio/mpeg"))
             let url = proxy.origin.url("/album/track.mp3")
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(url, title: "Track")
             let done = try await settled(manager, url)
             #expect(done.state == .completed && done.isFile && done.resolved == nil)
@@ -305,7 +305,7 @@ import Testing
             var configuration = DownloadManager.Configuration()
             configuration.attempts = 2
             configuration.initialBackoff = .milliseconds(10)
-            let manager = try await DownloadManager(playlists: proxy.engine.playlists, configuration: configuration)
+            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: configuration.planningHLS(playlists: proxy.engine.playlists))
             let live = proxy.origin.url("/live/index.m3u8")
             try await manager.download(live)
             #expect(try await settled(manager, live).state.error?.contains("is a live playlist") == true)
@@ -325,7 +325,7 @@ import Testing
             var tight = configuration
             tight.freeSpace = { _ in 1_000 }
             proxy.origin.serve("/big.mp4", content: .pattern(length: 1 << 20, seed: 2))
-            let cramped = try await DownloadManager(playlists: proxy.engine.playlists, configuration: tight)
+            let cramped = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: tight.planningHLS(playlists: proxy.engine.playlists))
             try await cramped.download(proxy.origin.url("/big.mp4"))
             let refused = try await settled(cramped, proxy.origin.url("/big.mp4"))
             #expect(refused.state.error?.contains("disk has 1000 free") == true, "\(refused.state)")

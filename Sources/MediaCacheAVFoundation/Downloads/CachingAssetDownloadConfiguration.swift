@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 import MediaCacheHLS
 
 /// What to download of an asset, in the shape of `AVAssetDownloadConfiguration`: a title and

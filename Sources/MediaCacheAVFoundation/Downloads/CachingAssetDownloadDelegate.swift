@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 import MediaCacheHLS
 
 /// What a ``ForegroundAssetDownloadSession`` tells its delegate, in the shape of

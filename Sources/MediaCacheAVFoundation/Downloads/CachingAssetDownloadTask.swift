@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 import MediaCacheHLS
 
 /// One download, in the shape of `AVAssetDownloadTask`: created suspended by

@@ -91,7 +91,7 @@ public final class CacheEngine: Sendable {
         let task = downloadManager.withLock { manager in
             if let manager { return manager }
             let made = Task { [playlists, configuration] in
-                try await DownloadManager(playlists: playlists, configuration: configuration.downloads,
+                try await DownloadManager(loader: playlists.loader, configuration: configuration.downloads.planningHLS(playlists: playlists),
                                           startsDownloads: configuration.startsDownloads)
             }
             manager = made

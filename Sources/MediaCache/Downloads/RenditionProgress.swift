@@ -1,5 +1,4 @@
 import Foundation
-import MediaCache
 
 /// The time ranges of one selected playlist (the variant, an audio or subtitle rendition) that
 /// are stored, against the range expected: the shape of `AVAssetDownloadDelegate`'s
@@ -17,6 +16,16 @@ public struct RenditionProgress: Hashable, Sendable, Codable {
     public var expected: Range<Double>
     /// The time ranges stored, merged and in order.
     public var loaded: [Range<Double>]
+
+    public init(url: URL, kind: AssetPlaylistKind, name: String, language: String?, expected: Range<Double>,
+                loaded: [Range<Double>]) {
+        self.url = url
+        self.kind = kind
+        self.name = name
+        self.language = language
+        self.expected = expected
+        self.loaded = loaded
+    }
 
     /// The seconds stored.
     public var loadedSeconds: Double { loaded.reduce(0) { $0 + $1.upperBound - $1.lowerBound } }

@@ -1,24 +1,28 @@
 import Foundation
 import MediaCache
 
-extension DownloadManager {
-    /// What `download` fetches: for a playlist, the selection resolved (added to what was
-    /// resolved before) and every segment, key and init section of the chosen playlists; for a
-    /// file, the file.
-    func plan(_ download: Download) async throws -> (DownloadPlan, ResolvedSelection?) {
+/// Plans the download of an HLS presentation: the selection resolved against the multivariant
+/// playlist (added to what was resolved before), then every segment, key and init section of
+/// the chosen media playlists, read through the ``PlaylistSource``. A live playlist cannot be
+/// downloaded.
+///
+/// ```swift
+/// let downloads = try await DownloadManager(loader: loader,
+///                                           configuration: DownloadManager.Configuration().planningHLS(playlists: playlists))
+/// ```
+public struct HLSDownloadPlanner: DownloadPlanner {
+    /// Where playlists are read.
+    public var playlists: PlaylistSource
+
+    /// Creates a planner.
+    public init(playlists: PlaylistSource) {
+        self.playlists = playlists
+    }
+
+    public func plan(_ download: Download, loader: MediaLoader) async throws -> (DownloadPlan, ResolvedSelection)? {
         let record = try await loader.contentRecord(for: download.url, purpose: .download)
         guard await PlaylistDetection.isPlaylist(download.url, info: record.contentInfo, loader: loader, purpose: .download) else {
-            let ranges = record.contentInfo.totalLength.map { ByteRangeSet([ByteRange(0, $0)]) }
-            let unit = DownloadPlan.Unit(target: PreloadTarget(url: download.url, ranges: ranges), spans: [], isSegment: true)
-            var plan = DownloadPlan(playlists: [], units: [unit], duration: 0, estimatedBytes: record.contentInfo.totalLength)
-            // An MP4 or MP3 says how long it plays, and which of its bytes play which seconds.
-            if let index = try? await loader.timeIndex(of: download.url, purpose: .download), let duration = index.duration {
-                plan.duration = duration
-                plan.timeIndex = index
-                plan.renditions = [RenditionProgress(url: download.url, kind: .media, name: download.url.lastPathComponent,
-                                                     language: nil, expected: 0..<duration, loaded: [])]
-            }
-            return (plan, nil)
+            return nil
         }
         let top = try await playlists.read(download.url, purpose: .download)
         var resolved: ResolvedSelection
@@ -54,5 +58,16 @@ extension DownloadManager {
         var plan = DownloadPlan(playlists: Array(Set(playlistURLs)), units: units, duration: duration, estimatedBytes: estimate)
         plan.renditions = renditions
         return (plan, resolved)
+    }
+}
+
+extension DownloadManager.Configuration {
+    /// This configuration with an ``HLSDownloadPlanner`` reading through `playlists` after its
+    /// planners, unless it has one.
+    public func planningHLS(playlists: PlaylistSource) -> DownloadManager.Configuration {
+        guard !planners.contains(where: { $0 is HLSDownloadPlanner }) else { return self }
+        var configuration = self
+        configuration.planners.append(HLSDownloadPlanner(playlists: playlists))
+        return configuration
     }
 }

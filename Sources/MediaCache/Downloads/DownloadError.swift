@@ -1,5 +1,4 @@
 import Foundation
-import MediaCache
 
 /// Why a download cannot go on.
 public enum DownloadError: Error, Hashable, CustomStringConvertible {

@@ -1,38 +1,6 @@
 import Foundation
 import MediaCache
 
-/// A ``DownloadSelection`` resolved against a multivariant playlist: the media playlists to
-/// download, each with what it is.
-public struct ResolvedSelection: Hashable, Sendable, Codable {
-    /// One media playlist to download.
-    public struct Playlist: Hashable, Sendable, Codable {
-        /// Its URL, resolved.
-        public var url: URL
-        /// What it plays.
-        public var kind: AssetPlaylistKind
-        /// Its name: the variant's resolution and bit rate, or the rendition's name.
-        public var name: String
-        /// A rendition's language.
-        public var language: String?
-        /// A variant's `BANDWIDTH`.
-        public var bandwidth: Int?
-        /// A variant's `RESOLUTION`.
-        public var resolution: String?
-    }
-
-    /// The variant first, then audio, then subtitles.
-    public var playlists: [Playlist]
-
-    /// The chosen variant.
-    public var variant: Playlist? { playlists.first { $0.kind == .variant || $0.kind == .media } }
-
-    /// Every playlist of `self` and of `other`, each once, in order.
-    public func merged(with other: ResolvedSelection) -> ResolvedSelection {
-        var seen = Set(playlists.map(\.url))
-        return ResolvedSelection(playlists: playlists + other.playlists.filter { seen.insert($0.url).inserted })
-    }
-}
-
 extension DownloadSelection {
     /// The playlists this selection chooses in `multivariant`, whose URIs resolve against `base`.
     ///

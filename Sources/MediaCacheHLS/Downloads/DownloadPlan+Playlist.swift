@@ -1,39 +1,7 @@
 import Foundation
 import MediaCache
 
-/// Everything one download fetches: its playlists, then each unit (a key, an init section, a
-/// segment, or byte ranges of one file merged) with the time ranges of each playlist it
-/// completes.
-struct DownloadPlan: Sendable {
-    /// Seconds of one selected playlist that a unit completes.
-    struct Span: Sendable {
-        var playlist: URL
-        var time: Range<Double>
-    }
-
-    /// One resource to have stored, in part or whole.
-    struct Unit: Sendable {
-        var target: PreloadTarget
-        /// What it completes of the selected playlists.
-        var spans: [Span]
-        /// Whether it is a segment (or merged byte ranges of segments).
-        var isSegment: Bool
-    }
-
-    /// The playlists read to plan, stored already.
-    var playlists: [URL]
-    var units: [Unit]
-    /// Seconds of the first selected playlist.
-    var duration: Double
-    /// Each selected playlist's progress, with nothing loaded yet.
-    var renditions: [RenditionProgress] = []
-    /// For an MP4 or MP3 file, its time index: the seconds stored are those that play.
-    var timeIndex: (any MediaTimeIndex)?
-    /// `BANDWIDTH` × duration of the variant, where the playlist names one.
-    var estimatedBytes: Int64?
-
-    var segmentCount: Int { units.filter(\.isSegment).count }
-
+extension DownloadPlan {
     /// The units of `media`, the selected playlist at `playlist`, resolved against `base`.
     static func units(of media: MediaPlaylist, playlist: URL, base: URL) -> [Unit] {
         let resolver = URIResolver(base: base)

@@ -1,5 +1,4 @@
 import Foundation
-import MediaCache
 
 extension DownloadManager {
     /// Plans, checks space, fetches what is missing in parallel, and verifies.

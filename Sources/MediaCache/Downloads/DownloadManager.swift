@@ -1,5 +1,4 @@
 import Foundation
-import MediaCache
 
 /// Offline downloads of HLS presentations and files, over the same loader as playback: a
 /// download and a player reading the same bytes share one fetch, and playback outranks
@@ -8,7 +7,7 @@ import MediaCache
 /// byte is fetched again.
 ///
 /// ```swift
-/// let downloads = try await DownloadManager(playlists: PlaylistSource(store: store, loader: loader))
+/// let downloads = try await engine.downloads()      // with HLS planning; or DownloadManager(loader:) for files
 /// let film = try await downloads.download(masterURL, title: "Film",
 ///                                         selection: DownloadSelection(audio: .languages(["en", "de"])))
 /// for await update in await downloads.updates() where update.id == film.id {
@@ -33,15 +32,16 @@ public actor DownloadManager {
         public var playbackQuietPeriod: Duration = .milliseconds(250)
         /// Free bytes on the file system of a path; the default asks the system.
         public var freeSpace: @Sendable (String) -> Int64? = DiskSpace.available(at:)
+        /// Planners for URLs that are more than one resource, asked in order (see
+        /// ``DownloadPlanner``). Default: none; `CacheEngine` adds HLS.
+        public var planners: [any DownloadPlanner] = []
 
         /// Creates the default configuration.
         public init() {}
     }
 
-    /// Where playlists are read.
-    public nonisolated let playlists: PlaylistSource
     /// The loader downloads read through.
-    public nonisolated var loader: MediaLoader { playlists.loader }
+    public nonisolated let loader: MediaLoader
     /// Concurrency and retries.
     public nonisolated let configuration: Configuration
     /// Whether queued downloads start; a manager that only lists and changes them does not.
@@ -57,16 +57,16 @@ public actor DownloadManager {
     var timeIndexes: [String: any MediaTimeIndex] = [:]
     private var subscribers = Subscribers<Download>()
 
-    var store: MediaStore { playlists.store }
+    var store: MediaStore { loader.store }
 
-    /// Opens the downloads recorded in the store of `playlists`; those that were running when
-    /// the last process ended are queued again and, with `startsDownloads`, start at once.
+    /// Opens the downloads recorded in `loader`'s store; those that were running when the last
+    /// process ended are queued again and, with `startsDownloads`, start at once.
     ///
     /// - Parameter startsDownloads: Whether this manager fetches; `false` for one that only
     ///   lists, pauses, resumes and removes downloads (a command-line tool's).
     /// - Throws: ``MediaStoreError`` when the index cannot be read.
-    public init(playlists: PlaylistSource, configuration: Configuration = Configuration(), startsDownloads: Bool = true) async throws {
-        self.playlists = playlists
+    public init(loader: MediaLoader, configuration: Configuration = Configuration(), startsDownloads: Bool = true) async throws {
+        self.loader = loader
         self.configuration = configuration
         self.startsDownloads = startsDownloads
         queue = JobQueue(limit: configuration.maxConcurrentDownloads, order: .oldest) { _, _ in }
@@ -75,8 +75,8 @@ public actor DownloadManager {
         policy.initialBackoff = configuration.initialBackoff
         policy.maximumBackoff = configuration.maximumBackoff
         policy.commitStep = Self.commitStep
-        fetcher = TargetFetcher(loader: playlists.loader, policy: policy)
-        for stored in try playlists.store.downloads() {
+        fetcher = TargetFetcher(loader: loader, policy: policy)
+        for stored in try loader.store.downloads() {
             guard let document = try? JSONDecoder().decode(Download.Document.self, from: stored.selection),
                   let state = DownloadState(name: stored.state, error: stored.error) else { continue }
             records[stored.id] = Download(

@@ -17,11 +17,11 @@ import Darwin
 /// child.send(SIGKILL)
 /// let status = child.waitForExit()      // 128 + 9
 /// ```
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     // @unchecked: the pid and the pipe are immutable; the exit status is guarded by `exited`.
 
     /// The process id.
-    public let pid: pid_t
+    package let pid: pid_t
     private let output: OutputPipe?
     private let exited = NSCondition()
     private var exitStatus: Int32?
@@ -44,7 +44,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Starts the executable at `path` with `arguments`; its standard output is kept for
     /// ``readAvailable()`` with `capturingOutput`, else discarded, and its standard error is
     /// discarded. `environment` replaces the variables named in it.
-    public static func spawn(path: String, _ arguments: [String], environment: [String: String] = [:],
+    package static func spawn(path: String, _ arguments: [String], environment: [String: String] = [:],
                              capturingOutput: Bool) throws -> ChildProcess {
         let output = capturingOutput ? try OutputPipe() : nil
         var actions = posix_spawn_file_actions_t()
@@ -69,18 +69,18 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Whether the process still runs.
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         exited.withLock { exitStatus == nil }
     }
 
     /// Sends `signal` unless the process has exited.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         exited.withLock { if exitStatus == nil { kill(pid, signal) } }
     }
 
     /// Waits for the process to exit; its status, 128 + the signal for one a signal ended.
     @discardableResult
-    public func waitForExit() -> Int32 {
+    package func waitForExit() -> Int32 {
         exited.withLock {
             while exitStatus == nil { exited.wait() }
             return exitStatus ?? -1
@@ -89,7 +89,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// What the process has written since the last read, waiting for some; empty once its
     /// output has ended (or when it is not captured).
-    public func readAvailable() -> Data {
+    package func readAvailable() -> Data {
         guard let output else { return Data() }
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
@@ -100,7 +100,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything the process writes until its output ends.
-    public func readToEnd() -> Data {
+    package func readToEnd() -> Data {
         var data = Data()
         while true {
             let chunk = readAvailable()

@@ -13,28 +13,28 @@ import Darwin
 /// swift-corelibs-foundation's `Process.run()` (Swift 6.3.1) over-reads a directory entry while
 /// it scans `/proc/self/fd` and crashes now and then in a test run that holds many descriptors
 /// and spawns many processes (fixed upstream in swift-corelibs-foundation#5472).
-public struct CommandRun: Sendable {
+package struct CommandRun: Sendable {
     /// The exit status; 128 + the signal for a process a signal ended.
-    public var status: Int32
+    package var status: Int32
     /// Everything written to standard output.
-    public var output: String
+    package var output: String
     /// Everything written to standard error.
-    public var errorOutput: String
+    package var errorOutput: String
 
     /// Runs the built executable `name` with `arguments` to completion; `environment` replaces
     /// the whole environment when given.
-    public static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandRun {
+    package static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandRun {
         try run(path: BuiltProducts.executable(named: name).path, arguments, environment: environment)
     }
 
     /// Runs the executable at `path`, such as a tool found with ``Tools/require(_:)``.
-    public static func run(path: String, _ arguments: [String]) throws -> CommandRun {
+    package static func run(path: String, _ arguments: [String]) throws -> CommandRun {
         try run(path: path, arguments, environment: nil)
     }
 
     /// Runs the executable at `path` on a thread of its own, so that a task waiting for it never
     /// holds one of the few cooperative threads that an in-process server needs to answer it.
-    public static func run(path: String, _ arguments: [String]) async throws -> CommandRun {
+    package static func run(path: String, _ arguments: [String]) async throws -> CommandRun {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result { try run(path: path, arguments, environment: nil) })

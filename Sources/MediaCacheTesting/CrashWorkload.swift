@@ -4,15 +4,15 @@ import MediaCache
 
 /// The workload of the crash test: a few resources whose versions change now and then,
 /// written with ``TestPattern`` bytes so that any byte the index claims can be checked.
-public enum CrashWorkload {
+package enum CrashWorkload {
     /// The resources written.
-    public static let names = (0..<4).map { "resource\($0).bin" }
+    package static let names = (0..<4).map { "resource\($0).bin" }
     /// The length of every resource.
-    public static let length: Int64 = 4 << 20
+    package static let length: Int64 = 4 << 20
 
     /// The encryption of the encrypted crash test: a fixed key, so that the writer and the
     /// checking store agree.
-    public static var encryption: StoreEncryption {
+    package static var encryption: StoreEncryption {
         guard let encryption = try? StoreEncryption(key: SymmetricKey(data: Data(repeating: 0x3c, count: 32))) else {
             preconditionFailure("a 32-byte key is a valid key")
         }
@@ -20,38 +20,38 @@ public enum CrashWorkload {
     }
 
     /// The environment variable that makes the crash writer encrypt its store (`1`).
-    public static let encryptionVariable = "MEDIACACHE_CRASH_ENCRYPTED"
+    package static let encryptionVariable = "MEDIACACHE_CRASH_ENCRYPTED"
 
     /// The URL of resource `name`.
-    public static func url(_ name: String) -> URL {
+    package static func url(_ name: String) -> URL {
         URL(string: "https://crash.test/\(name)")!
     }
 
     /// The content information of version `version` of a resource.
-    public static func contentInfo(version: Int) -> ContentInfo {
+    package static func contentInfo(version: Int) -> ContentInfo {
         ContentInfo(totalLength: length, mimeType: "application/octet-stream", etag: "\"v\(version)\"")
     }
 
     /// The version named by stored content information.
-    public static func version(of info: ContentInfo) -> Int? {
+    package static func version(of info: ContentInfo) -> Int? {
         info.etag.flatMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"v"))) }
     }
 
     /// The pattern seed of version `version` of resource `name`.
-    public static func seed(_ name: String, version: Int) -> UInt64 {
+    package static func seed(_ name: String, version: Int) -> UInt64 {
         TestPattern.seed(name, version: Int64(version))
     }
 
     /// What a check of a reopened store found.
-    public struct Verification: Sendable {
+    package struct Verification: Sendable {
         /// Bytes the index claims that were compared with what was written.
-        public var verifiedBytes: Int64 = 0
+        package var verifiedBytes: Int64 = 0
         /// Descriptions of claimed ranges whose bytes differ from what was written.
-        public var mismatches: [String] = []
+        package var mismatches: [String] = []
     }
 
     /// Reads every byte the store claims and compares it with the pattern of its version.
-    public static func verify(_ store: MediaStore) throws -> Verification {
+    package static func verify(_ store: MediaStore) throws -> Verification {
         var result = Verification()
         for name in names {
             guard let record = try store.record(for: store.key(for: url(name))) else { continue }

@@ -6,14 +6,14 @@ import Darwin
 
 /// A blocking TCP socket on loopback: enough to find a free port, see whether one listens,
 /// and talk HTTP/1.1 like a player does (``RangeClient``).
-public struct LoopbackSocket {
+package struct LoopbackSocket {
     /// The file descriptor.
-    public let descriptor: Int32
+    package let descriptor: Int32
 
     /// Opens a socket that child processes do not inherit: a test that spawns ffmpeg while a
     /// client reads would otherwise keep the client's connection open in ffmpeg after the client
     /// closed it, and the server would go on sending to a player that left.
-    public init() {
+    package init() {
         #if canImport(Glibc)
         descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
@@ -23,7 +23,7 @@ public struct LoopbackSocket {
     }
 
     /// Connects to `127.0.0.1:port`; returns whether it worked.
-    public func connect(port: Int) -> Bool {
+    package func connect(port: Int) -> Bool {
         var address = Self.loopback(port: port)
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -37,7 +37,7 @@ public struct LoopbackSocket {
     }
 
     /// Binds to a free loopback port and returns it.
-    public func bindToFreePort() -> Int? {
+    package func bindToFreePort() -> Int? {
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -53,7 +53,7 @@ public struct LoopbackSocket {
     }
 
     /// Closes the socket.
-    public func close() {
+    package func close() {
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)
         #else
@@ -72,13 +72,13 @@ public struct LoopbackSocket {
 
 extension LoopbackSocket {
     /// Makes a blocking receive give up after `seconds` without bytes.
-    public func setReceiveTimeout(seconds: Int) {
+    package func setReceiveTimeout(seconds: Int) {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Whether a server accepts connections on `127.0.0.1:port` now.
-    public static func accepts(port: Int) -> Bool {
+    package static func accepts(port: Int) -> Bool {
         let socket = LoopbackSocket()
         defer { socket.close() }
         return socket.connect(port: port)

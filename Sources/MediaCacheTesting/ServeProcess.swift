@@ -9,16 +9,16 @@ import Foundation
 /// // … curl server.root + "http/127.0.0.1:8081/a.mp4" …
 /// let (status, output) = server.stop()
 /// ```
-public struct ServeProcess: Sendable {
+package struct ServeProcess: Sendable {
     private let process: ChildProcess
     /// The root URL the server printed, such as `http://127.0.0.1:41234/`.
-    public let root: String
+    package let root: String
     /// Everything the server printed up to its status page URL.
-    public let banner: String
+    package let banner: String
 
     /// Starts `executable serve --port 0 --cache-dir cacheDirectory arguments…` and waits until
     /// it prints its status page URL; `environment` replaces the variables named in it.
-    public static func start(_ executable: URL, cacheDirectory: String, _ arguments: [String] = [],
+    package static func start(_ executable: URL, cacheDirectory: String, _ arguments: [String] = [],
                              environment: [String: String] = [:]) throws -> ServeProcess {
         let process = try ChildProcess.spawn(path: executable.path, ["serve", "--port", "0", "--cache-dir", cacheDirectory] + arguments,
                                              environment: environment, capturingOutput: true)
@@ -37,10 +37,10 @@ public struct ServeProcess: Sendable {
     }
 
     /// The server's process id.
-    public var pid: pid_t { process.pid }
+    package var pid: pid_t { process.pid }
 
     /// The server's peak resident memory so far (`VmHWM`) and its memory now (`VmRSS`), in bytes.
-    public func memory() throws -> (peak: Int64, now: Int64) {
+    package func memory() throws -> (peak: Int64, now: Int64) {
         let status = try String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)
         func field(_ name: String) -> Int64 {
             let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
@@ -52,7 +52,7 @@ public struct ServeProcess: Sendable {
     /// Sends SIGINT, waits for the exit (SIGKILL after ten seconds) and returns the exit status
     /// and what the server printed after its banner.
     @discardableResult
-    public func stop() -> (status: Int32, output: String) {
+    package func stop() -> (status: Int32, output: String) {
         process.send(SIGINT)
         for _ in 0..<1_000 where process.isRunning { usleep(10_000) }
         terminate()
@@ -61,28 +61,28 @@ public struct ServeProcess: Sendable {
     }
 
     /// Sends `signal` (such as `SIGINT` or `SIGTERM`) to the server.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         process.send(signal)
     }
 
     /// Waits up to `seconds` for the server to exit; returns its status and what it printed
     /// after its banner, or `nil` while it still runs.
-    public func waitForExit(seconds: Double) -> (status: Int32, output: String)? {
+    package func waitForExit(seconds: Double) -> (status: Int32, output: String)? {
         for _ in 0..<Int(seconds * 100) where process.isRunning { usleep(10_000) }
         guard !process.isRunning else { return nil }
         return (process.waitForExit(), String(decoding: process.readToEnd(), as: UTF8.self))
     }
 
     /// Ends the process at once, for clean-up after a failure.
-    public func terminate() {
+    package func terminate() {
         process.send(SIGKILL)
     }
 }
 
 /// `mediacache serve` exited or printed no status page URL.
-public struct ServeProcessError: Error, CustomStringConvertible {
+package struct ServeProcessError: Error, CustomStringConvertible {
     /// What it printed.
-    public var banner: String
+    package var banner: String
 
-    public var description: String { "mediacache serve did not start; it printed: \(banner)" }
+    package var description: String { "mediacache serve did not start; it printed: \(banner)" }
 }

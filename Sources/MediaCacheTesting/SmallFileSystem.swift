@@ -16,23 +16,23 @@ import Darwin
 /// ```
 ///
 /// Mounting needs root (or `CAP_SYS_ADMIN`); ``mount(at:bytes:)`` says so when it cannot.
-public struct SmallFileSystem: Sendable {
+package struct SmallFileSystem: Sendable {
     /// Mounting failed; the reason is `mount`'s own message.
-    public struct Unavailable: Error, CustomStringConvertible {
-        public var reason: String
+    package struct Unavailable: Error, CustomStringConvertible {
+        package var reason: String
 
-        public var description: String {
+        package var description: String {
             "cannot mount a tmpfs (\(reason)); run the test command as root, as CI does"
         }
     }
 
     /// Where it is mounted.
-    public let path: String
+    package let path: String
 
     /// Mounts a `tmpfs` of `bytes` at `path`, creating the directory.
     ///
     /// - Throws: ``Unavailable`` when the system refuses.
-    public static func mount(at path: String, bytes: Int64) throws -> SmallFileSystem {
+    package static func mount(at path: String, bytes: Int64) throws -> SmallFileSystem {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let mounted = try CommandRun.run(path: "/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path])
         guard mounted.status == 0 else { throw Unavailable(reason: mounted.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -40,7 +40,7 @@ public struct SmallFileSystem: Sendable {
     }
 
     /// Bytes still free.
-    public var available: Int64 {
+    package var available: Int64 {
         var stats = statvfs()
         guard statvfs(path, &stats) == 0 else { return 0 }
         return Int64(stats.f_bavail) * Int64(stats.f_frsize)
@@ -49,7 +49,7 @@ public struct SmallFileSystem: Sendable {
     private var fillerPath: String { path + "/filler" }
 
     /// Writes a filler file until at most `free` bytes are left.
-    public func fill(leaving free: Int64) throws {
+    package func fill(leaving free: Int64) throws {
         guard let handle = FileHandle(forWritingAtPath: fillerPath)
             ?? (FileManager.default.createFile(atPath: fillerPath, contents: nil) ? FileHandle(forWritingAtPath: fillerPath) : nil)
         else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: fillerPath]) }
@@ -67,12 +67,12 @@ public struct SmallFileSystem: Sendable {
     }
 
     /// Deletes the filler file: the space is free again.
-    public func emptyFiller() {
+    package func emptyFiller() {
         try? FileManager.default.removeItem(atPath: fillerPath)
     }
 
     /// Unmounts it; everything on it is gone.
-    public func unmount() {
+    package func unmount() {
         _ = try? CommandRun.run(path: "/bin/umount", ["-l", path])
     }
 }

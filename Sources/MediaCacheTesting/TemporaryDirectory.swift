@@ -24,9 +24,9 @@ public struct TemporaryDirectory: Sendable {
 }
 
 /// Where the package's executables are built, next to the running test bundle.
-public enum BuiltProducts {
+package enum BuiltProducts {
     /// The URL of the executable `name` built alongside the tests.
-    public static func executable(named name: String) -> URL {
+    package static func executable(named name: String) -> URL {
         directory.appendingPathComponent(name)
     }
 

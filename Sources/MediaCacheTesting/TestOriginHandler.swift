@@ -26,8 +26,8 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            let reply = origin.reply(method: head.method.rawValue, uri: head.uri,
-                                     headers: head.headers.map { ($0.name, $0.value) })
+            let reply = origin.script.reply(method: head.method.rawValue, uri: head.uri,
+                                            headers: head.headers.map { ($0.name, $0.value) }, root: "http://127.0.0.1:\(origin.port)")
             let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
             if let delay = reply.misbehavior.firstByteDelay {
                 context.eventLoop.assumeIsolated().scheduleTask(in: .init(delay)) {
@@ -39,7 +39,7 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func send(_ reply: TestOrigin.Reply, path: String, version: HTTPVersion, context: ChannelHandlerContext) {
+    private func send(_ reply: OriginScript.Reply, path: String, version: HTTPVersion, context: ChannelHandlerContext) {
         var headers = HTTPHeaders(reply.headers)
         if reply.body == nil, ![200, 206, 304].contains(reply.status) {
             headers.add(name: reply.misbehavior.lowercasesHeaders ? "content-length" : "Content-Length", value: "0")
@@ -57,7 +57,7 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         context.flush()
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        origin.hold(path) {
+        origin.script.hold(path) {
             bound.eventLoop.execute {
                 let (handler, context) = bound.value
                 handler.pump(body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
@@ -91,7 +91,7 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard case .success = result else { return }
             // Counted once written to the socket, as a CDN bills: a piece still queued when the
             // client goes away was never sent.
-            self.origin.countSent(bytes.count, for: path)
+            self.origin.script.countSent(bytes.count, for: path)
             if let rate = misbehavior.bytesPerSecond {
                 let delay = TimeAmount.nanoseconds(count * 1_000_000_000 / Int64(rate))
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) { next() }

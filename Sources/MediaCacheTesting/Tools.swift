@@ -1,13 +1,13 @@
 import Foundation
 
 /// Third-party tools that end-to-end tests run (curl, ffmpeg, chromium).
-public enum Tools {
+package enum Tools {
     /// A tool the tests need is not installed. End-to-end tests fail with this rather than skip.
-    public struct Missing: Error, CustomStringConvertible {
+    package struct Missing: Error, CustomStringConvertible {
         /// The tool's name.
-        public var name: String
+        package var name: String
 
-        public var description: String {
+        package var description: String {
             "\(name) is not installed; scripts/test installs it (apt-get install \(name))"
         }
     }
@@ -15,7 +15,7 @@ public enum Tools {
     /// The path of `name` on `PATH`.
     ///
     /// - Throws: ``Missing`` when it is not installed.
-    public static func require(_ name: String) throws -> String {
+    package static func require(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"

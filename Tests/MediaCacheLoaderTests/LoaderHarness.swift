@@ -15,6 +15,8 @@ enum OriginKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case nio
     /// `URLSessionOrigin` (FoundationNetworking's `URLSession` here).
     case urlSession
+    /// `MemoryOrigin`: the test origin's script answered in memory, with no socket.
+    case memory
 
     var testDescription: String { rawValue }
 }
@@ -70,6 +72,7 @@ struct LoaderHarness {
         let source: any MediaOrigin = switch kind {
         case .nio: HTTPOrigin()
         case .urlSession: URLSessionOrigin(session: URLSession(configuration: .ephemeral))
+        case .memory: MemoryOrigin(script: origin.script, root: "http://127.0.0.1:\(origin.port)")
         }
         var configuration = CacheEngine.Configuration()
         configuration.loader = loaderConfiguration

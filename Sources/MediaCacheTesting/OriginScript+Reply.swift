@@ -1,7 +1,7 @@
 import Foundation
 import MediaCache
 
-extension TestOrigin {
+extension OriginScript {
     /// What to answer one request with.
     struct Reply {
         var status: Int
@@ -12,23 +12,24 @@ extension TestOrigin {
     }
 
     /// Decides the answer to a request and records it.
-    func reply(method: String, uri: String, headers: [(String, String)]) -> Reply {
+    /// `root` is the origin's `scheme://authority`, which redirects name.
+    func reply(method: String, uri: String, headers: [(String, String)], root: String) -> Reply {
         let path = String(uri.split(separator: "?", maxSplits: 1).first ?? "")
         let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
         let (reply, met) = state.withLock { state in
             let sent = Dictionary(headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { first, _ in first })
             state.requests.append(Request(method: method, path: path, range: header("Range"), ifRange: header("If-Range"),
                                           ifNoneMatch: header("If-None-Match"), headers: sent))
-            return (answer(method, path: path, header: header, state: &state), state.metWaiters())
+            return (answer(method, path: path, header: header, root: root, state: &state), state.metWaiters())
         }
         for waiter in met { waiter.continuation.resume() }
         return reply
     }
 
     /// The answer to a request for `path` whose fields `header` reads.
-    private func answer(_ method: String, path: String, header: (String) -> String?, state: inout State) -> Reply {
+    private func answer(_ method: String, path: String, header: (String) -> String?, root: String, state: inout State) -> Reply {
         if let target = state.redirects[path] {
-            return Reply(status: 302, headers: [("Location", "http://127.0.0.1:\(port)\(target)")])
+            return Reply(status: 302, headers: [("Location", root + target)])
         }
         if let required = state.requirements[path], header(required.name) != required.value {
             return Reply(status: 401, headers: [("WWW-Authenticate", "Bearer")])
@@ -103,6 +104,6 @@ extension TestOrigin.Request {
     /// origin reads its `Range` header: all of them without one, `nil` for an unsatisfiable one.
     public func requestedBytes(of length: Int64) -> Range<Int64>? {
         guard let range else { return 0..<length }
-        return TestOrigin.parse(range, length: length)
+        return OriginScript.parse(range, length: length)
     }
 }

@@ -8,12 +8,6 @@ import MediaCache
 import MediaCacheHLS
 
 extension ResourceLoaderDelegate {
-    /// What a data request asks for, read on the queue.
-    private struct Wanted: Sendable {
-        var offset: Int64
-        var end: Int64?
-    }
-
     /// How a request's bytes went.
     private enum Delivery: Sendable {
         case delivered
@@ -54,8 +48,7 @@ extension ResourceLoaderDelegate {
                 if let refusal = await onQueue({ self.describe(record, to: handle) }) { throw refusal }
             }
             if let wanted = await onQueue({ Self.wanted(handle) }) {
-                let length = wanted.end.map { max($0 - wanted.offset, 0) }
-                stream: for try await chunk in loader.read(handle.url, ByteRequest(offset: wanted.offset, length: length)) {
+                stream: for try await chunk in loader.read(handle.url, wanted) {
                     switch await onQueue({ self.deliver(chunk.bytes, to: handle, id: id) }) {
                     case .delivered:
                         if chunk.source == .cache { fromCache += Int64(chunk.bytes.count) } else { fromNetwork += Int64(chunk.bytes.count) }
@@ -124,11 +117,11 @@ extension ResourceLoaderDelegate {
     /// The bytes still wanted, from `currentOffset`, to the end when the request asks for
     /// everything or for `Int.max` bytes (what AVPlayer sends while the length is unknown).
     /// Call on the queue.
-    private static func wanted(_ handle: RequestHandle) -> Wanted? {
+    private static func wanted(_ handle: RequestHandle) -> ByteRequest? {
         guard handle.isOpen, let data = handle.request.dataRequest else { return nil }
-        guard !handle.wantsToEnd else { return Wanted(offset: data.currentOffset, end: nil) }
+        guard !handle.wantsToEnd else { return ByteRequest(offset: data.currentOffset) }
         let (end, overflow) = data.requestedOffset.addingReportingOverflow(Int64(data.requestedLength))
-        return Wanted(offset: data.currentOffset, end: overflow ? nil : end)
+        return ByteRequest(offset: data.currentOffset, length: overflow ? nil : max(end - data.currentOffset, 0))
     }
 
     /// Hands bytes to the request unless it ended or ran out of allowance. Call on the queue.

@@ -23,11 +23,7 @@ import Testing
             files.inject(.write, code: ENOSPC, pathContaining: "/data/")
             let download = try await manager.download(url)
             func settled() async throws -> DownloadState {
-                while true {
-                    let state = await manager.download(named: download.id)?.state ?? .queued
-                    if state == .completed || state.error != nil { return state }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
+                try await manager.settled(download.id).state
             }
             let failed = try await settled()
             #expect(failed.error?.contains("disk full while writing") == true, "\(failed)")
@@ -115,11 +111,7 @@ import Testing
     }
 
     static func settled(_ manager: DownloadManager, _ id: String) async throws -> DownloadState {
-        while true {
-            let state = await manager.download(named: id)?.state ?? .queued
-            if state == .completed || state.error != nil { return state }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await manager.settled(id).state
     }
 }
 
@@ -141,10 +133,11 @@ import Testing
             let manager = try await DownloadManager(loader: harness.playlists.loader, configuration: configuration.planningHLS(playlists: harness.playlists))
             do {
                 let download = try await manager.download(harness.origin.url("/hls/index.m3u8"))
+                let updates = await manager.updates()
                 var started = try #require(await manager.download(named: download.id))
-                while started.segmentsDone < 2, started.state != .completed, started.state.error == nil {
-                    try await Task.sleep(for: .milliseconds(10))
-                    started = try #require(await manager.download(named: download.id))
+                for await update in updates where update.id == download.id {
+                    started = update
+                    if update.segmentsDone >= 2 || !update.state.isActive { break }
                 }
                 #expect(started.state.error == nil, "\(started.state)")
                 func downloaded() -> Int64 { (0..<40).map { harness.origin.bytesSent(for: "/hls/s\($0).ts") }.reduce(0, +) }
@@ -159,11 +152,7 @@ import Testing
                 #expect(Bytes(bytes) == Bytes(playing.bytes(in: 0 ..< 1 << 20)))
                 #expect(during <= 4 * (32 << 10), "the download fetched \(during) bytes while playback waited; at most what was in flight")
 
-                var state = DownloadState.queued
-                while state != .completed && state.error == nil {
-                    try await Task.sleep(for: .milliseconds(20))
-                    state = await manager.download(named: download.id)?.state ?? state
-                }
+                let state = try await manager.settled(download.id).state
                 #expect(state == .completed, "it goes on once playback is quiet")
             } catch {
                 await manager.shutdown()

@@ -161,6 +161,26 @@ public actor DownloadManager {
         return try store.removeDownload(download.id)
     }
 
+    /// Download `name` once it no longer waits or runs: completed, failed or paused.
+    ///
+    /// ```swift
+    /// let film = try await downloads.download(masterURL)
+    /// let ended = try await downloads.settled(film.id)     // ended.state == .completed, or why not
+    /// ```
+    ///
+    /// - Throws: ``DownloadError/unknown(_:)`` for a name no download has; `CancellationError`
+    ///   when the calling task is cancelled.
+    public func settled(_ name: String) async throws -> Download {
+        let download = try existing(name)
+        guard download.state.isActive else { return download }
+        // Subscribed before this actor runs anything else: no change is missed.
+        for await update in updates() where update.id == download.id && !update.state.isActive {
+            return update
+        }
+        try Task.checkCancellation()
+        throw DownloadError.unknown(name)
+    }
+
     /// Every change to any download from now on.
     public func updates() -> AsyncStream<Download> {
         subscribers.subscribe { id in Task { await self.unsubscribe(id) } }
@@ -215,8 +235,11 @@ public actor DownloadManager {
     }
 
     /// Records and publishes `download`.
+    /// Publishes `download` and records it in the index. Subscribers see the change even when
+    /// the index cannot take it (a full disk): it is this manager's state either way.
     func save(_ download: Download) throws {
         records[download.id] = download
+        subscribers.yield(download)
         let now = Date()
         let stored = StoredDownload(
             id: download.id, url: download.url, title: download.title,
@@ -224,7 +247,6 @@ public actor DownloadManager {
             bytesDone: download.bytesDone, bytesExpected: download.bytesExpected, expectedIsEstimate: download.expectedIsEstimate,
             created: now, updated: now)
         try store.saveDownload(stored)
-        subscribers.yield(download)
     }
 
     /// Applies `change` to a download that is still running; a file's seconds follow its bytes.

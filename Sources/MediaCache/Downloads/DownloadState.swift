@@ -41,6 +41,9 @@ public enum DownloadState: Hashable, Sendable, Codable, CustomStringConvertible 
 
     public var description: String { error.map { "failed: \($0)" } ?? name }
 
+    /// Whether the download waits to run or runs: `queued` or `downloading`.
+    public var isActive: Bool { self == .queued || self == .downloading }
+
     /// The state named `name` (with `error` for `failed`), as read back from the index.
     public init?(name: String, error: String?) {
         switch name {

@@ -38,7 +38,7 @@ extension ResourceLoader {
         for id in orphaned {
             if plan.isSequential {
                 fetchTasks[id]?.cancel()
-                pausedFetches.removeValue(forKey: id)?.resume()
+                if waits.stop(id) { resumeFetches([id]) }
                 continue
             }
             drainTimers[id]?.cancel()
@@ -75,21 +75,28 @@ extension ResourceLoader {
     /// for ``waitForDemand(_:after:)``.
     func nextRequest(for id: FetchID, requested: Int64, inFlight: Int) -> (RequestPacing.Decision, demand: Int) {
         guard fetchTasks[id] != nil else {
-            demandThresholds[id] = nil
-            return (.done, demandEpoch)
+            waits.decided(id, nil)
+            return (.done, waits.epoch)
         }
         return pacedRequest(for: id, requested: requested, inFlight: inFlight)
     }
 
     /// ``nextRequest(for:requested:inFlight:)`` for a fetch whose task runs or is starting.
     private func pacedRequest(for id: FetchID, requested: Int64, inFlight: Int) -> (RequestPacing.Decision, demand: Int) {
-        demandThresholds[id] = nil
-        guard let fetch = plan.fetches[id], !plan.isSequential else { return (.done, demandEpoch) }
+        let decision = decideRequest(for: id, requested: requested, inFlight: inFlight)
+        waits.decided(id, decision)
+        return (decision, waits.epoch)
+    }
+
+    /// What ranged fetch `id` asks for next, from its readers, what is stored and what other
+    /// fetches bring.
+    private func decideRequest(for id: FetchID, requested: Int64, inFlight: Int) -> RequestPacing.Decision {
+        guard let fetch = plan.fetches[id], !plan.isSequential else { return .done }
         // A miss's announced record gives its length before the store holds it.
         let record = try? knownRecord()
         let available = record?.available ?? ByteRangeSet()
         // Bytes someone else fetched end this fetch's gap: it asks for nothing from there on.
-        if available.contains(requested) { return (.done, demandEpoch) }
+        if available.contains(requested) { return .done }
         let nextCached = available.firstRange(after: requested)?.lowerBound
         // Nor into bytes another fetch is bringing.
         let nextFetch = plan.fetches.lazy.filter { $0.key != id && $0.value.start >= requested }.map(\.value.start).min()
@@ -99,8 +106,7 @@ extension ResourceLoader {
         let decision = pacing.decide(start: fetch.start, requested: requested, inFlight: inFlight, readers: attached,
                                      limit: limit, learned: learnedLead)
         if case .request(let end) = decision { plan.fetch(id, requested: end) }
-        if case .wait(let until) = decision { demandThresholds[id] = until ?? .max }
-        return (decision, demandEpoch)
+        return decision
     }
 
     /// A request of fetch `id` for the bytes from `offset` was answered after `wait`. When that
@@ -117,20 +123,17 @@ extension ResourceLoader {
     /// ``nextRequest(for:requested:inFlight:)``), an open-ended reader reached the fetch's
     /// threshold, or the calling task is cancelled.
     func waitForDemand(_ id: FetchID, after demand: Int) async {
-        guard demand == demandEpoch else { return }
-        if let threshold = demandThresholds[id],
-           plan.readers(of: id).contains(where: { readers[$0].map { $0.end == nil && $0.position >= threshold } ?? false }) {
-            return
-        }
+        let attached = plan.readers(of: id).compactMap { readers[$0] }.map { FetchWaits.Reader(position: $0.position, end: $0.end) }
+        guard waits.mayWaitForDemand(id, after: demand, readers: attached) else { return }
         await withTaskCancellationHandler {
-            await withCheckedContinuation { demandWaiters[id] = $0 }
+            await suspendFetch(id, .demand)
         } onCancel: {
             Task { await self.stopWaitingForDemand(id) }
         }
     }
 
     private func stopWaitingForDemand(_ id: FetchID) {
-        demandWaiters.removeValue(forKey: id)?.resume()
+        if waits.stop(id) { resumeFetches([id]) }
     }
 
     /// Interprets the head of a fetch's response: records what it says about the content and
@@ -289,7 +292,7 @@ extension ResourceLoader {
         wakeReaders()
         while let furthest = plan.readers(of: id).compactMap({ readers[$0]?.position }).max(),
               position - furthest > configuration.readahead, fetchTasks[id] != nil {
-            await withCheckedContinuation { pausedFetches[id] = $0 }
+            await suspendFetch(id, .paused)
         }
         return plan.fetches[id] != nil && fetchTasks[id] != nil
     }
@@ -303,8 +306,7 @@ extension ResourceLoader {
         if fetchTasks.removeValue(forKey: id) != nil { holds.release() }
         if fetchTasks.isEmpty { recent.removeAll() }
         drainTimers.removeValue(forKey: id)?.cancel()
-        demandWaiters.removeValue(forKey: id)?.resume()
-        demandThresholds[id] = nil
+        if waits.ended(id) { resumeFetches([id]) }
         var failure = failure
         let knownLength = (try? store.record(for: key))?.contentInfo.totalLength
         if let endOfResource, knownLength == nil {

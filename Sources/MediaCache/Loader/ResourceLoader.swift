@@ -49,18 +49,10 @@ actor ResourceLoader {
     var readers: [ReaderID: Reader] = [:]
     var waiters: [ReaderID: CheckedContinuation<Void, any Error>] = [:]
     var fetchTasks: [FetchID: Task<Void, Never>] = [:]
-    /// Sequential fetches paused because they are ``LoaderConfiguration/readahead`` ahead of
-    /// their readers.
-    var pausedFetches: [FetchID: CheckedContinuation<Void, Never>] = [:]
-    /// Ranged fetches waiting for their readers to move before they ask for more.
-    var demandWaiters: [FetchID: CheckedContinuation<Void, Never>] = [:]
-    /// Where an open-ended reader of a waiting ranged fetch makes it ask for more (see
-    /// ``RequestPacing/Decision/wait(until:)``; `Int64.max` when only a request's end can);
-    /// reads short of it do not wake the fetch. Without one, any read does.
-    var demandThresholds: [FetchID: Int64] = [:]
-    /// Counts readers joining, leaving and coming back, so that a fetch that decided to wait
-    /// sees such a change that came before it started waiting.
-    var demandEpoch = 0
+    /// Which fetches wait for their readers, and when they go on.
+    var waits = FetchWaits()
+    /// The waiting fetches' tasks, resumed as ``waits`` decides.
+    var waitingFetches: [FetchID: CheckedContinuation<Void, Never>] = [:]
     /// Fetches nobody waits on, finishing what they asked for until their drain time is up.
     var drainTimers: [FetchID: Task<Void, Never>] = [:]
     let pacing: RequestPacing
@@ -331,26 +323,31 @@ actor ResourceLoader {
     /// ranged fetches whose threshold it reached (any, for a bounded reader) whether to ask for
     /// more. Waking a ranged fetch on every chunk would cost a decision per 64 KiB.
     func readerAdvanced(_ reader: Reader) {
-        let paused = pausedFetches.values
-        pausedFetches = [:]
-        for continuation in paused { continuation.resume() }
-        for id in demandWaiters.keys { wakeDemand(of: id, for: reader) }
+        resumeFetches(waits.readerAdvanced(FetchWaits.Reader(position: reader.position, end: reader.end)))
     }
 
     /// Wakes ranged fetch `id` if it waits for demand that `reader` may bring: any bounded
     /// reader, or an open-ended one at the fetch's threshold.
     func wakeDemand(of id: FetchID, for reader: Reader) {
-        guard reader.end != nil || reader.position >= demandThresholds[id] ?? .min else { return }
-        demandWaiters.removeValue(forKey: id)?.resume()
+        if waits.wake(id, for: FetchWaits.Reader(position: reader.position, end: reader.end)) { resumeFetches([id]) }
     }
 
     /// Lets fetches check again what their readers need: paused ones whether their readers
     /// caught up, ranged ones whether to ask for more.
     func readersMoved() {
-        demandEpoch += 1
-        let paused = Array(pausedFetches.values) + Array(demandWaiters.values)
-        pausedFetches = [:]
-        demandWaiters = [:]
-        for continuation in paused { continuation.resume() }
+        resumeFetches(waits.readersMoved())
+    }
+
+    /// Resumes the tasks of fetches ``waits`` woke.
+    func resumeFetches(_ ids: [FetchID]) {
+        for id in ids { waitingFetches.removeValue(forKey: id)?.resume() }
+    }
+
+    /// Suspends fetch `id`'s task until ``waits`` wakes it for `kind`.
+    func suspendFetch(_ id: FetchID, _ kind: FetchWaits.Kind) async {
+        await withCheckedContinuation { continuation in
+            waits.wait(id, kind)
+            waitingFetches[id] = continuation
+        }
     }
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import MediaCache
 import NIOHTTP1
 
 /// What the proxy decides a request on: its method, target and header fields, read once from
@@ -22,7 +23,7 @@ struct ProxyRequestHead: Sendable {
 
     /// The value of the field `name`, its lines joined as HTTP/1 joins them; `nil` when absent.
     func field(_ name: String) -> String? {
-        let values = fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        let values = fields.filter { HTTPFieldText.equalsIgnoringCase($0.name, name) }.map(\.value)
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 }

@@ -104,7 +104,7 @@ public struct ProxyClient: CacheMaintenance {
             request.httpBody = body
         }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (answer, response) = try await Self.session.data(for: request)
+        let (answer, response) = try await LoopbackSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard status == 200 else {
             throw ProxyClientError.status(status, message: String(decoding: answer, as: UTF8.self)
@@ -116,16 +116,6 @@ public struct ProxyClient: CacheMaintenance {
             throw ProxyClientError.invalidAnswer(path: path)
         }
     }
-
-    /// A session for loopback calls: nothing of the app's cookies, cache or proxy settings.
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.connectionProxyDictionary = [:]
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        return URLSession(configuration: configuration)
-    }()
 }
 
 /// Why a call to a running server failed.

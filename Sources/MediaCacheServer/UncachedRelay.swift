@@ -10,10 +10,9 @@ import NIOCore
 ///
 /// A response whose bytes the loader could not store continues from the byte it reached
 /// (``continueBody(from:to:validator:into:)``); a request the loader could record nothing
-/// for is relayed whole (``respond(to:because:)``); a playlist is read whole for rewriting
-/// (``whole(maximumLength:)``). Backpressure is the connection's: each
-/// chunk is read from the origin once the client took the one before, so memory stays at a
-/// chunk per response.
+/// for is relayed whole (``respond(to:because:)``); a playlist the store cannot keep is read by
+/// `PlaylistSource`. Backpressure is the connection's: each chunk is read from the origin once
+/// the client took the one before, so memory stays at a chunk per response.
 struct UncachedRelay: Sendable {
     let origin: any MediaOrigin
     let url: URL
@@ -91,28 +90,6 @@ struct UncachedRelay: Sendable {
             throw LoaderError.origin(.invalidResponse("answered other bytes than the rest of the body from \(position)", url: url))
         }
         try await send(response.body, to: end.map { $0 - position }, into: &writer)
-    }
-
-    /// The whole resource, at most `maximumLength` bytes, and what the origin said of it: a
-    /// playlist the store cannot keep.
-    func whole(maximumLength: Int64) async throws(LoaderError) -> (body: Data, info: ContentInfo) {
-        do {
-            let response = try await origin.fetch(OriginRequest(url: url))
-            guard response.kind == .full else {
-                throw LoaderError.origin(.invalidResponse("a request for the whole resource was answered \(response.kind)", url: url))
-            }
-            var body = Data()
-            for try await chunk in response.body {
-                guard Int64(body.count + chunk.count) <= maximumLength else { throw LoaderError.tooLarge(url: url, limit: maximumLength) }
-                body.append(chunk)
-            }
-            tally.add(.bytes(ByteChunk(offset: 0, bytes: body, source: .network)))
-            return (body, response.info)
-        } catch let error as LoaderError {
-            throw error
-        } catch {
-            throw .origin(error as? OriginError ?? .transport("\(error)", url: url))
-        }
     }
 
     /// Writes `body`, at most `limit` bytes of it, counting them as the origin's.

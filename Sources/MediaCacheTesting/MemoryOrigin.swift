@@ -20,8 +20,6 @@ public final class MemoryOrigin: MediaOrigin, ScriptedOrigin {
     public let root: String
     /// The most redirects followed for one request.
     static let redirectLimit = 10
-    /// The most body bytes handed over at once, as a socket would deliver them.
-    static let pieceSize: Int64 = 16 << 10
 
     /// An origin answering `script` for `root` (`http://memory.test` by default). Given a
     /// ``TestOrigin``'s script and root, it answers that origin's URLs the same way, in memory.
@@ -80,15 +78,10 @@ public final class MemoryOrigin: MediaOrigin, ScriptedOrigin {
             }
             let (start, sent) = position.withLock { ($0.next, $0.sent) }
             guard start < range.upperBound else { return nil }
-            if let limit = misbehavior.dropsAfter, sent >= limit {
+            guard let count = misbehavior.nextPiece(remaining: range.upperBound - start, sent: sent) else {
                 throw OriginError.transport("the connection closed after \(sent) body bytes", url: url)
             }
-            var count = min(Self.pieceSize, range.upperBound - start)
-            if let limit = misbehavior.dropsAfter { count = min(count, limit - sent) }
-            if let rate = misbehavior.bytesPerSecond {
-                count = min(count, max(Int64(rate) / 50, 1))
-                try await Task.sleep(for: .nanoseconds(count * 1_000_000_000 / Int64(rate)))
-            }
+            if let delay = misbehavior.sendingTime(of: count) { try await Task.sleep(for: delay) }
             position.withLock { $0 = (start + count, sent + count, true) }
             script.countSent(Int(count), for: path)
             return content.bytes(in: start..<(start + count))

@@ -107,3 +107,24 @@ extension TestOrigin.Request {
         return OriginScript.parse(range, length: length)
     }
 }
+
+extension TestOrigin.Misbehavior {
+    /// The most body bytes sent at once: small, so that a body cut short is counted to within a piece.
+    static let pieceSize: Int64 = 16 << 10
+
+    /// The length of the next piece of a body with `remaining` bytes to go, `sent` of which
+    /// left already; `nil` when the connection is to close now (``dropsAfter``). Throttled
+    /// pieces are a fiftieth of a second's bytes.
+    func nextPiece(remaining: Int64, sent: Int64) -> Int64? {
+        if let limit = dropsAfter, sent >= limit { return nil }
+        var count = min(Self.pieceSize, remaining)
+        if let limit = dropsAfter { count = min(count, limit - sent) }
+        if let rate = bytesPerSecond { count = min(count, max(Int64(rate) / 50, 1)) }
+        return count
+    }
+
+    /// How long a throttled origin takes to send `count` bytes; `nil` when it is not throttled.
+    func sendingTime(of count: Int64) -> Duration? {
+        bytesPerSecond.map { .nanoseconds(count * 1_000_000_000 / Int64($0)) }
+    }
+}

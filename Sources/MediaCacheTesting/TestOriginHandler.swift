@@ -10,8 +10,6 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let origin: TestOrigin
     private var head: HTTPRequestHead?
-    /// Small, so that a body cut short is counted to within a piece.
-    private static let pieceSize: Int64 = 16 << 10
 
     init(origin: TestOrigin) {
         self.origin = origin
@@ -74,13 +72,10 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             return
         }
-        if let limit = misbehavior.dropsAfter, sent >= limit {
+        guard let count = misbehavior.nextPiece(remaining: end - position, sent: sent) else {
             context.close(promise: nil)
             return
         }
-        var count = min(Self.pieceSize, end - position)
-        if let limit = misbehavior.dropsAfter { count = min(count, limit - sent) }
-        if let rate = misbehavior.bytesPerSecond { count = min(count, max(Int64(rate) / 50, 1)) }
         let bytes = content.bytes(in: position..<(position + count))
         let buffer = context.channel.allocator.buffer(bytes: bytes)
         let next = { [self] in
@@ -92,9 +87,8 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             // Counted once written to the socket, as a CDN bills: a piece still queued when the
             // client goes away was never sent.
             self.origin.script.countSent(bytes.count, for: path)
-            if let rate = misbehavior.bytesPerSecond {
-                let delay = TimeAmount.nanoseconds(count * 1_000_000_000 / Int64(rate))
-                context.eventLoop.assumeIsolated().scheduleTask(in: delay) { next() }
+            if let delay = misbehavior.sendingTime(of: count) {
+                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { next() }
             } else {
                 // A write the socket took at once completes inside `writeAndFlush`: calling
                 // `next` here would recurse once per piece for as long as the client keeps up.

@@ -32,9 +32,8 @@ extension ResourceLoaderDelegate {
     /// the type and first line the origin gives (``PlaylistDetection``). `false` when that
     /// cannot be learnt; serving its bytes then reports why.
     private func isPlaylist(_ url: URL) async -> Bool {
-        if PlaylistDetection.hasPlaylistExtension(url) { return true }
-        guard let loader = try? cache.loader(), let record = try? await loader.contentRecord(for: url) else { return false }
-        return await PlaylistDetection.isPlaylist(url, info: record.contentInfo, loader: loader)
+        guard let loader = try? cache.loader() else { return false }
+        return (try? await PlaylistDetection.isPlaylist(url, loader: loader)) ?? false
     }
 
     private func serveBytes(_ handle: RequestHandle, id: ObjectIdentifier) async {

@@ -13,7 +13,7 @@ import NIOCore
 /// runs instead; what the dropped read fetched stays cached.
 ///
 /// Requests whose answer needs the length or the validators before any byte (a suffix range,
-/// `If-Range`) and playlist URLs still probe.
+/// `If-Range`) still probe. A playlist's path never comes here: ``PlaylistSource`` reads it.
 struct ColdStart {
     /// The bytes the read asks for.
     let request: ByteRequest

@@ -35,8 +35,11 @@ struct ProxyResponder: Sendable {
                 (record, cold) = try await self.record(of: origin, known: known, for: request, context: context)
             } catch .store(let failure) {
                 return try await respond(to: request, origin: origin, answer: .unrecorded(origin, because: failure), context: context)
+            } catch {
+                // Named, not left to propagate: the compiler fails on a typed catch that is not exhaustive here.
+                throw error
             }
-            let isPlaylist = await PlaylistDetection.isPlaylist(origin, info: record.contentInfo, loader: loader)
+            let isPlaylist = (try? await PlaylistDetection.isPlaylist(origin, info: record.contentInfo, loader: loader)) ?? false
             let decided = ResourceAnswer.answer(for: record, isPlaylist: isPlaylist, method: request.method,
                                                 range: request.headers[.range], ifRange: request.headers[.ifRange])
             switch decided {
@@ -141,13 +144,12 @@ struct ProxyResponder: Sendable {
 
     /// The resource's record, which the store did not hold or held as `known`: for a `GET` of a
     /// resource nothing is known of, the one its read's answer brings (see ``ColdStart``), with
-    /// that read; otherwise the one a probe brings. A playlist's path is probed: a playlist
-    /// too large to read is then refused before any of its bytes are fetched.
+    /// that read; otherwise the one a probe brings.
     private func record(of origin: URL, known: ResourceRecord?, for request: Request, context: ProxyRequestContext)
         async throws(LoaderError) -> (ResourceRecord, ColdStart?)
     {
         if let known { return (known, nil) }
-        guard request.method == .get, !PlaylistDetection.hasPlaylistExtension(origin),
+        guard request.method == .get,
               let coldRequest = ColdStart.request(range: request.headers[.range], ifRange: request.headers[.ifRange]) else {
             return (try await loader.contentRecord(for: origin), nil)
         }

@@ -74,7 +74,11 @@ import Testing
     @Test func whatTheStoreDoesNotHoldIsFetched() {
         #expect(Self.summary(Self.decide("/http/cdn.example/b.mp4")) == "fetch")
         #expect(Self.summary(Self.decide("/http/cdn.example/b.mp4", method: .head)) == "fetch")
-        #expect(Self.summary(Self.decide("/http/cdn.example/live/index.m3u8")) == "fetch")
+    }
+
+    @Test func aPlaylistPathTheStoreDoesNotHoldIsReadAsAPlaylist() {
+        #expect(Self.summary(Self.decide("/http/cdn.example/live/index.m3u8")) == "playlist")
+        #expect(Self.summary(Self.decide("/http/cdn.example/live/index.M3U", method: .head)) == "playlist")
     }
 
     @Test func playlistsAreKnownByTypePathOrFirstLine() {

@@ -50,6 +50,25 @@ import Testing
         }
     }
 
+    @Test func aNewPlaylistCostsTheOriginOneRequestAndALargeOneTwo() async throws {
+        try await ProxyHarness.run { proxy in
+            let small = Data("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n".utf8)
+            proxy.origin.serve("/small.m3u8", content: .data(small, mimeType: "application/vnd.apple.mpegurl"))
+            #expect(try await proxy.request(proxy.proxied("/small.m3u8")).status == 200)
+            #expect(proxy.origin.requests(for: "/small.m3u8").count == 1, "its first read is the whole of it: no probe before")
+
+            // Larger than the first read: its length comes with the first bytes, then it is read whole.
+            var large = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"
+            for index in 0..<12_000 { large += "#EXTINF:4,\nsegment\(index).ts\n" }
+            large += "#EXT-X-ENDLIST\n"
+            proxy.origin.serve("/large.m3u8", content: .data(Data(large.utf8), mimeType: "application/vnd.apple.mpegurl"))
+            let answer = try await proxy.request(proxy.proxied("/large.m3u8"))
+            #expect(answer.status == 200 && text(answer).contains("/segment11999.ts\n#EXT-X-ENDLIST"))
+            let requests = proxy.origin.requests(for: "/large.m3u8")
+            #expect(requests.map(\.range) == ["bytes=0-262143", nil], "the first bytes, then the whole: \(requests)")
+        }
+    }
+
     @Test func aPlaylistIsRecognisedByItsFirstLineWhenTypeAndNameSayNothing() async throws {
         try await ProxyHarness.run { proxy in
             let playlist = Data("#EXTM3U\n#EXTINF:4,\nhttp://cdn.example/a.ts\n".utf8)

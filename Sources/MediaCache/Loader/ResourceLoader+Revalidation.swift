@@ -24,7 +24,7 @@ extension ResourceLoader {
             throw .tooLarge(url: url, limit: maximumLength)
         }
         guard let stored = try storedCopy(maximumLength: maximumLength) else {
-            return try await replace(with: fetchWithRetries(OriginRequest(url: url)), maximumLength: maximumLength)
+            return try await firstRead(maximumLength: maximumLength)
         }
         if let age = stored.age, age <= maximumAge(stored.body) { return stored }
         // One attempt: when the origin fails, the stored copy is the answer, at once.
@@ -46,6 +46,31 @@ extension ResourceLoader {
         } catch .origin(let failure) where failure.isTransient {
             return try stale(stored, failure)
         }
+    }
+
+    /// The bytes the first read of a resource asks for: the whole of most playlists in one
+    /// request, and the most a resource too large to read costs before its length is known.
+    static let firstReadLength: Int64 = 256 << 10
+
+    /// The content read from the origin with nothing stored to confirm: its first
+    /// ``firstReadLength`` bytes, which are the whole of it or tell its length; the rest (up
+    /// to `maximumLength`) in a second request for the whole, so that two versions never mix.
+    /// An origin that ignores ranges answers with the whole at once.
+    private func firstRead(maximumLength: Int64) async throws(LoaderError) -> RevalidatedContent {
+        let first = try await fetchWithRetries(OriginRequest(url: url, offset: 0, end: min(Self.firstReadLength, maximumLength + 1)))
+        switch first.kind {
+        case .full:
+            return try await replace(with: first, maximumLength: maximumLength)
+        case .partial(offset: 0, let length?) where length == first.info.totalLength:
+            return try await replace(with: first, maximumLength: maximumLength)
+        case .partial(offset: 0, _):
+            if let length = first.info.totalLength, length > maximumLength { throw .tooLarge(url: url, limit: maximumLength) }
+        case .partial, .notModified:
+            throw .origin(.invalidResponse("a request for the first bytes was answered with \(first.kind)", url: url))
+        case .rangeNotSatisfiable:
+            break
+        }
+        return try await replace(with: fetchWithRetries(OriginRequest(url: url)), maximumLength: maximumLength)
     }
 
     /// The complete stored copy, `nil` when there is none.
@@ -73,7 +98,9 @@ extension ResourceLoader {
     /// Reads the whole body of `response` and stores it in place of the stored content.
     private func replace(with response: OriginResponse, maximumLength: Int64) async throws(LoaderError) -> RevalidatedContent {
         switch response.kind {
-        case .full, .partial(offset: 0, _):
+        case .partial(offset: 0, let length) where length == nil || response.info.totalLength.map({ $0 == length }) ?? true:
+            break
+        case .full:
             break
         case .partial, .rangeNotSatisfiable, .notModified:
             throw .origin(.invalidResponse("a request for the whole resource was answered with \(response.kind)", url: url))

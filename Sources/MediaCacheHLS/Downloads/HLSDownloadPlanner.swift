@@ -20,8 +20,7 @@ public struct HLSDownloadPlanner: DownloadPlanner {
     }
 
     public func plan(_ download: Download, loader: MediaLoader) async throws -> (DownloadPlan, ResolvedSelection)? {
-        let record = try await loader.contentRecord(for: download.url, purpose: .download)
-        guard await PlaylistDetection.isPlaylist(download.url, info: record.contentInfo, loader: loader, purpose: .download) else {
+        guard try await PlaylistDetection.isPlaylist(download.url, loader: loader, purpose: .download) else {
             return nil
         }
         let top = try await playlists.read(download.url, purpose: .download)

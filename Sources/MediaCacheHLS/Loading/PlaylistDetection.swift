@@ -112,15 +112,24 @@ public enum PlaylistDetection {
     /// The first line of every playlist (RFC 8216 §4.3.1.1).
     private static let signature = Data("#EXTM3U".utf8)
 
-    /// Whether `url`, which the origin describes as `info`, is a playlist: by its media type, by
-    /// a `.m3u8`/`.m3u` path, or, for a small resource of a generic type whose path names no
-    /// media file, by an `#EXTM3U` first line (from the store when cached, else read through
-    /// `loader`, so cached like any bytes).
+    /// Whether `url` is a playlist: by a `.m3u8`/`.m3u` path at once; otherwise by what the
+    /// origin says of it, `info` when the caller has it (else the stored record, or a probe
+    /// when nothing is stored, see ``MediaLoader/contentRecord(for:purpose:)``), and, for a
+    /// small resource of a generic type whose path names no media file, by an `#EXTM3U` first
+    /// line (from the store when cached, else read through `loader`, so cached like any bytes).
     ///
     /// A path that names a media file (`.mp4`, `.ts`, …) is no playlist whatever its bytes, as
     /// players read it; it also spares a miss of a generic type the wait for its first bytes
     /// before its head can leave.
-    public static func isPlaylist(_ url: URL, info: ContentInfo, loader: MediaLoader, purpose: ReadPurpose = .playback) async -> Bool {
+    ///
+    /// - Throws: ``LoaderError`` when the origin cannot say what `url` is.
+    public static func isPlaylist(
+        _ url: URL, info: ContentInfo? = nil, loader: MediaLoader, purpose: ReadPurpose = .playback
+    ) async throws(LoaderError) -> Bool {
+        if hasPlaylistExtension(url) { return true }
+        var known = info
+        if known == nil { known = try await loader.contentRecord(for: url, purpose: purpose).contentInfo }
+        guard let info = known else { return false }
         // Cached, the first line costs one read of the store, not a reader of its own: every
         // request for a file of a generic type asks.
         let cached = isPlaylist(url, info: info) { count in

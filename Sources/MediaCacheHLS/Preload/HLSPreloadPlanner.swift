@@ -29,8 +29,7 @@ public struct HLSPreloadPlanner: PreloadPlanner {
     }
 
     public func plan(_ amount: PreloadAmount, of url: URL, maximumBandwidth: Int?, loader: MediaLoader) async throws -> PreloadPlan? {
-        let record = try await loader.contentRecord(for: url, purpose: .preload)
-        guard await PlaylistDetection.isPlaylist(url, info: record.contentInfo, loader: loader, purpose: .preload) else {
+        guard try await PlaylistDetection.isPlaylist(url, loader: loader, purpose: .preload) else {
             return nil
         }
         let top = try await playlists.read(url, purpose: .preload)

@@ -49,6 +49,13 @@ enum ResourceAnswer: Sendable {
         return .stream(record, plan: plan)
     }
 
+    /// The answer for `origin` while the store holds nothing of it: a playlist's path is read
+    /// as a playlist at once (its first read tells its size, see ``PlaylistSource``), anything
+    /// else waits for the origin's answer.
+    static func unknown(_ origin: URL) -> ResourceAnswer {
+        PlaylistDetection.hasPlaylistExtension(origin) ? .playlist : .fetch(known: nil)
+    }
+
     /// The answer when the store could record nothing of `origin` (a full disk; an answer the
     /// store keeps no record of, such as an empty body): a playlist is still rewritten,
     /// anything else relayed, as the rest of a body is when the store fails after its head

@@ -38,7 +38,7 @@ struct ProxyRules: Sendable {
             return .reject(ProxyRefusal(.badRequest, "\(error)"))
         }
         if let refusal = allowedHosts?.refusal(of: origin) { return .reject(refusal) }
-        guard let record = stored.storedRecord(for: origin) else { return .resource(origin: origin, answer: .fetch(known: nil)) }
+        guard let record = stored.storedRecord(for: origin) else { return .resource(origin: origin, answer: .unknown(origin)) }
         let isPlaylist = PlaylistDetection.isPlaylist(origin, info: record.contentInfo) {
             stored.cachedBytes(ByteRange(0, Int64($0)), of: record)
         }

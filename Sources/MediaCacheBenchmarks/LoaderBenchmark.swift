@@ -110,7 +110,7 @@ struct LoaderBenchmark {
             }
             try store.close()
         }, {
-            let response = try await http.fetch(OriginRequest(url: url, offset: 0, end: first))
+            let response = try await http.fetch(OriginRequest(url: url, bytes: ByteRequest(offset: 0, end: first)))
             for try await _ in response.body {}
         })
         Measure.header("Start of a cold read from an origin 40 ms away (unthrottled loopback, median of 5)",

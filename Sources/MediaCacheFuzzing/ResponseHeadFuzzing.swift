@@ -16,8 +16,9 @@ enum ResponseHeadFuzzing {
     static func check(_ data: Data) -> FuzzFailure? {
         var input = FuzzInput(data)
         var request = OriginRequest(url: url, method: input.next() == "HEAD" ? .head : .get)
-        request.offset = input.next().flatMap { Int64($0) }.map { max($0, 0) }
-        request.end = input.next().flatMap { Int64($0) }.flatMap { end in request.offset.map { max(end, $0) } }
+        let offset = input.next().flatMap { Int64($0) }.map { max($0, 0) }
+        let end = input.next().flatMap { Int64($0) }
+        request.bytes = offset.map { first in ByteRequest(offset: first, end: end.map { max($0, first) }) }
         let status = input.next().flatMap { Int($0) } ?? 0
         let headers = input.rest().compactMap { line -> (String, String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }

@@ -27,8 +27,7 @@ struct UncachedRelay: Sendable {
                                   ifRange: request.headers[.ifRange])
         // A suffix range needs the length first; the whole body (200) answers it too.
         if let range = request.headers[.range], case .from(let first, let last)? = RangeResponsePlan.parse(range) {
-            asked.offset = first
-            asked.end = last.map { $0 + 1 }
+            asked.bytes = ByteRequest(offset: first, end: last.map { $0 + 1 })
         }
         let response: OriginResponse
         do {
@@ -75,7 +74,7 @@ struct UncachedRelay: Sendable {
         if let end, position >= end { return }
         let response: OriginResponse
         do {
-            response = try await origin.fetch(OriginRequest(url: url, offset: position, end: end, ifRange: validator))
+            response = try await origin.fetch(OriginRequest(url: url, bytes: ByteRequest(offset: position, end: end), ifRange: validator))
         } catch {
             throw LoaderError.origin(error as? OriginError ?? .transport("\(error)", url: url))
         }

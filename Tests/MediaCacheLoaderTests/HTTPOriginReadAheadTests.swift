@@ -110,7 +110,7 @@ import Testing
                 let probe = try await harness.http.fetch(OriginRequest(url: url, method: .head))
                 #expect(probe.info.totalLength == 1 << 20)
                 try await Task.sleep(for: .milliseconds(50))
-                let response = try await harness.http.fetch(OriginRequest(url: url, offset: offset, end: offset + (128 << 10)))
+                let response = try await harness.http.fetch(OriginRequest(url: url, bytes: ByteRequest(offset: offset, length: 128 << 10)))
                 var received = Data()
                 for try await chunk in response.body { received.append(chunk) }
                 #expect(received == content.bytes(in: offset..<(offset + (128 << 10))))

@@ -16,7 +16,7 @@ import Testing
             let content = TestOrigin.Content.pattern(length: 300_000, seed: 5)
             test.serve("/a.mp4", content: content)
             let url = test.url("/a.mp4")
-            let partial = try await origin.fetch(OriginRequest(url: url, offset: 1_000, end: 51_000))
+            let partial = try await origin.fetch(OriginRequest(url: url, bytes: ByteRequest(offset: 1_000, end: 51_000)))
             #expect(partial.kind == .partial(offset: 1_000, length: 50_000) && partial.info.totalLength == 300_000)
             #expect(try await Self.body(partial) == content.bytes(in: 1_000 ..< 51_000))
             #expect(test.requests(for: "/a.mp4").last?.headers["accept-encoding"] == "identity")
@@ -25,7 +25,7 @@ import Testing
             let unchanged = try await origin.fetch(.revalidation(of: url, stored: partial.info))
             #expect(unchanged.kind == .notModified)
             test.changeContent(of: "/a.mp4")
-            let changed = try await origin.fetch(OriginRequest(url: url, offset: 1_000, ifRange: current))
+            let changed = try await origin.fetch(OriginRequest(url: url, bytes: ByteRequest(offset: 1_000), ifRange: current))
             #expect(changed.kind == .full, "a changed resource answers If-Range with all of it")
             _ = try await Self.body(changed)
         }
@@ -35,7 +35,7 @@ import Testing
         try await Self.withOrigin { test, origin in
             test.serve("/new.mp4", content: .pattern(length: 10_000, seed: 1))
             test.redirect("/old.mp4", to: "/new.mp4")
-            let response = try await origin.fetch(OriginRequest(url: test.url("/old.mp4"), offset: 0, end: 100))
+            let response = try await origin.fetch(OriginRequest(url: test.url("/old.mp4"), bytes: ByteRequest(offset: 0, length: 100)))
             #expect(response.info.finalURL == test.url("/new.mp4"))
             #expect(try await Self.body(response).count == 100)
         }

@@ -32,7 +32,7 @@ import Testing
         let origin = MemoryOrigin()
         origin.serve("/b.mp4", content: .pattern(length: 1_000, seed: 6))
         origin.redirect("/old.mp4", to: "/b.mp4")
-        let moved = try await origin.fetch(OriginRequest(url: origin.url("/old.mp4"), offset: 10, end: 20))
+        let moved = try await origin.fetch(OriginRequest(url: origin.url("/old.mp4"), bytes: ByteRequest(offset: 10, end: 20)))
         #expect(moved.kind == .partial(offset: 10, length: 10))
         #expect(moved.info.finalURL == origin.url("/b.mp4") && moved.info.totalLength == 1_000)
         await #expect(throws: OriginError.status(404, url: origin.url("/none.mp4"))) {

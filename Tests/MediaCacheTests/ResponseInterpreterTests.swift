@@ -6,7 +6,7 @@ import Testing
     let url = URL(string: "https://cdn.test/a.mp4")!
 
     func interpret(_ status: Int, _ headers: [(String, String)], request: OriginRequest? = nil) throws -> (OriginResponse.Kind, ContentInfo) {
-        try ResponseInterpreter(request: request ?? OriginRequest(url: url, offset: 100, end: 200))
+        try ResponseInterpreter(request: request ?? OriginRequest(url: url, bytes: ByteRequest(offset: 100, end: 200)))
             .interpret(status: status, headers: headers)
     }
 
@@ -91,8 +91,8 @@ import Testing
     }
 
     @Test func theRangeHeaderIsInclusive() {
-        #expect(OriginRequest(url: url, offset: 0, end: 2).rangeHeader == "bytes=0-1")
-        #expect(OriginRequest(url: url, offset: 10).rangeHeader == "bytes=10-")
+        #expect(OriginRequest(url: url, bytes: ByteRequest(offset: 0, length: 2)).rangeHeader == "bytes=0-1")
+        #expect(OriginRequest(url: url, bytes: ByteRequest(offset: 10)).rangeHeader == "bytes=10-")
         #expect(OriginRequest(url: url).rangeHeader == nil)
     }
 }

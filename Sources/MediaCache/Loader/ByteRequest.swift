@@ -31,6 +31,16 @@ public struct ByteRequest: Hashable, Sendable, CustomStringConvertible {
         self.takesAll = takesAll
     }
 
+    /// The request for the bytes from `offset` to one before `end`, or to the end of the
+    /// resource when `end` is `nil`.
+    ///
+    /// ```swift
+    /// ByteRequest(offset: 100, end: 200)       // "bytes=100-199"
+    /// ```
+    public init(offset: Int64, end: Int64?) {
+        self.init(offset: offset, length: end.map { $0 - offset })
+    }
+
     /// The request for exactly `range`.
     public init(_ range: ByteRange) {
         self.init(offset: range.lowerBound, length: range.length)
@@ -39,6 +49,7 @@ public struct ByteRequest: Hashable, Sendable, CustomStringConvertible {
     /// One past the last byte wanted, when a length was given.
     public var end: Int64? { length.map { offset + $0 } }
 
+    /// As a `Range` header value, which ``OriginRequest`` sends: `bytes=100-199`.
     public var description: String {
         "bytes=\(offset)-" + (end.map { "\($0 - 1)" } ?? "")
     }

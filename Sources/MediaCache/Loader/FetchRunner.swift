@@ -158,7 +158,7 @@ struct FetchRunner: Sendable {
         let sent = ContinuousClock.now
         do {
             let request = isRanged
-                ? OriginRequest(url: url, offset: requested, end: end, ifRange: validator)
+                ? OriginRequest(url: url, bytes: ByteRequest(offset: requested, end: end), ifRange: validator)
                 : OriginRequest(url: url)
             response = try await loader.origin.fetch(request)
         } catch {

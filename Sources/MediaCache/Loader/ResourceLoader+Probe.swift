@@ -23,7 +23,7 @@ extension ResourceLoader {
 
     private func runProbe(purpose: ReadPurpose) async throws(LoaderError) -> ResourceRecord {
         let requests = [
-            OriginRequest(url: url, offset: 0, end: 2),
+            OriginRequest(url: url, bytes: ByteRequest(offset: 0, length: 2)),
             OriginRequest(url: url, method: .head),
             OriginRequest(url: url),
         ]

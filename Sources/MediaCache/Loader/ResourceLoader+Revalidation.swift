@@ -57,7 +57,7 @@ extension ResourceLoader {
     /// to `maximumLength`) in a second request for the whole, so that two versions never mix.
     /// An origin that ignores ranges answers with the whole at once.
     private func firstRead(maximumLength: Int64) async throws(LoaderError) -> RevalidatedContent {
-        let first = try await fetchWithRetries(OriginRequest(url: url, offset: 0, end: min(Self.firstReadLength, maximumLength + 1)))
+        let first = try await fetchWithRetries(OriginRequest(url: url, bytes: ByteRequest(offset: 0, length: min(Self.firstReadLength, maximumLength + 1))))
         switch first.kind {
         case .full:
             return try await replace(with: first, maximumLength: maximumLength)

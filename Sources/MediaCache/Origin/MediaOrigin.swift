@@ -33,10 +33,9 @@ public struct OriginRequest: Hashable, Sendable {
     public var url: URL
     /// GET or HEAD.
     public var method: Method
-    /// The first byte wanted, sent as `Range: bytes=offset-[end]`; `nil` asks for the whole body.
-    public var offset: Int64?
-    /// One past the last byte wanted; `nil` with an offset asks for everything to the end.
-    public var end: Int64?
+    /// The bytes wanted, sent as `Range` (``ByteRequest/description``); `nil` asks for the
+    /// whole body.
+    public var bytes: ByteRequest?
     /// Sent as `If-Range` so that a changed resource answers `200` with the new content.
     public var ifRange: String?
     /// Sent as `If-None-Match` (an entity tag) and `If-Modified-Since` (a `Last-Modified`
@@ -46,11 +45,14 @@ public struct OriginRequest: Hashable, Sendable {
     public var ifModifiedSince: String?
 
     /// Creates a request.
-    public init(url: URL, method: Method = .get, offset: Int64? = nil, end: Int64? = nil, ifRange: String? = nil) {
+    ///
+    /// ```swift
+    /// OriginRequest(url: url, bytes: ByteRequest(offset: 0, length: 2))   // Range: bytes=0-1
+    /// ```
+    public init(url: URL, method: Method = .get, bytes: ByteRequest? = nil, ifRange: String? = nil) {
         self.url = url
         self.method = method
-        self.offset = offset
-        self.end = end
+        self.bytes = bytes
         self.ifRange = ifRange
     }
 
@@ -65,8 +67,7 @@ public struct OriginRequest: Hashable, Sendable {
 
     /// The `Range` header value, if the request has one.
     public var rangeHeader: String? {
-        guard let offset else { return nil }
-        return "bytes=\(offset)-" + (end.map { "\($0 - 1)" } ?? "")
+        bytes?.description
     }
 }
 

@@ -55,11 +55,16 @@ import Testing
         _ = plan.fetch(0, reached: 300)
         // A reader that comes back for bytes the draining fetch is receiving waits on it,
         // rather than fetching them a second time.
+        let draining = plan.drainExpired(0)
         let returning = decide(&plan, 3, needs: 400, gapEnd: 1_000)
         #expect(afterFirstLeaves.isEmpty)
         #expect(afterSecondLeaves == [0])
-        #expect(returning == .wait(0))
+        #expect(draining, "it would stop were its drain time up")
+        #expect(returning == .revive(0))
         #expect(plan.readers(of: 0) == [3])
+        #expect(!plan.drainExpired(0), "revived, it goes on whatever its drain timer says")
+        let joining = decide(&plan, 4, needs: 450, gapEnd: 1_000)
+        #expect(joining == .wait(0))
     }
 
     @Test func anEndedFetchLeavesThePlanAndItsReaders() {

@@ -25,18 +25,33 @@ import Testing
     }
 
     @Test func theLeadGrowsWithWhatReadersConsumedUpToTheMaximum() {
-        #expect(pacing.lead(consumed: 0, learned: 0) == 100)
-        #expect(pacing.lead(consumed: 8_000, learned: 0) == 500)
-        #expect(pacing.lead(consumed: 100_000, learned: 0) == 1_000)
+        #expect(pacing.lead(consumed: 0) == 100)
+        #expect(pacing.lead(consumed: 8_000) == 500)
+        #expect(pacing.lead(consumed: 100_000) == 1_000)
     }
 
     @Test func aLearnedLeadIsAFloorThatDoublesWithEachStallUpToTheMaximum() {
-        #expect(pacing.lead(consumed: 0, learned: 400) == 400)
-        #expect(pacing.leadAfterStall(0) == 200)
-        #expect(pacing.leadAfterStall(200) == 400)
-        #expect(pacing.leadAfterStall(800) == 1_000)
-        let decision = pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [reader(0)], limit: nil, learned: 400)
-        #expect(decision == .request(upTo: 400))
+        var learning = pacing
+        let stall = Duration.milliseconds(50)
+        learning.requestAnswered(after: stall, from: 0, readers: [reader(0)])
+        #expect(learning.learnedLead == 200)
+        learning.requestAnswered(after: stall, from: 0, readers: [reader(0)])
+        #expect(learning.lead(consumed: 0) == 400)
+        #expect(learning.decide(start: 0, requested: 0, inFlight: 0, readers: [reader(0)], limit: nil) == .request(upTo: 400))
+        for _ in 0..<3 { learning.requestAnswered(after: stall, from: 0, readers: [reader(0)]) }
+        #expect(learning.learnedLead == 1_000, "never past the largest lead")
+    }
+
+    @Test func onlyASlowAnswerThatAnOpenEndedReaderWaitedForTeachesALead() {
+        var learning = pacing
+        learning.requestAnswered(after: .milliseconds(5), from: 0, readers: [reader(0)])
+        #expect(learning.learnedLead == 0, "a fast answer")
+        learning.requestAnswered(after: .milliseconds(50), from: 500, readers: [reader(0)])
+        #expect(learning.learnedLead == 0, "the reader was still reading bytes before the answer's")
+        learning.requestAnswered(after: .milliseconds(50), from: 0, readers: [reader(0, end: 300)])
+        #expect(learning.learnedLead == 0, "a bounded reader asks for exactly its bytes")
+        learning.requestAnswered(after: .milliseconds(10), from: 0, readers: [reader(0)])
+        #expect(learning.learnedLead == 200)
     }
 
     @Test func theNextRequestGoesOutWhenTheReaderIsWithinAQuarterOfALead() {

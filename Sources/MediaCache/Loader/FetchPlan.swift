@@ -11,7 +11,8 @@
 ///   end of the gap (the next cached byte, or the next fetch's start, or the end).
 /// - A fetch nobody waits on any more stays in the plan while it drains what the origin
 ///   already sent, so that a reader coming back for those bytes waits on it rather than
-///   fetching them again; it leaves the plan when it ends.
+///   fetching them again (it is revived); it leaves the plan when it ends, and stops when its
+///   drain time is up first (``drainExpired(_:)``).
 /// - When the origin ignores ranges (``isSequential``), there is one fetch, from byte 0, and
 ///   every reader waits on it; nobody waiting on it ends it at once.
 struct FetchPlan: Equatable {
@@ -28,6 +29,8 @@ struct FetchPlan: Equatable {
         var requested: Int64 = 0
         /// Readers that wait on, or are being served by, this fetch.
         var readers: Set<ReaderID> = []
+        /// Whether nobody waits on it any more and it only drains what it asked for.
+        var isDraining = false
 
         func reaches(_ offset: Int64) -> Bool {
             offset >= position && end.map { offset < $0 } ?? true
@@ -38,6 +41,8 @@ struct FetchPlan: Equatable {
     enum Decision: Equatable {
         /// Wait for the running fetch.
         case wait(FetchID)
+        /// Wait for the fetch that was draining: it serves readers again.
+        case revive(FetchID)
         /// Start this new fetch, then wait for it.
         case start(FetchID, from: Int64, to: Int64?)
     }
@@ -64,8 +69,9 @@ struct FetchPlan: Equatable {
             .filter { $0.value.reaches(offset) && (isSequential || offset - $0.value.position <= coalescingDistance
                     || offset < $0.value.requested) }
             .max { $0.value.position < $1.value.position }
-        if let (id, _) = running {
-            return (.wait(id), attach(reader, to: id))
+        if let (id, fetch) = running {
+            let orphaned = attach(reader, to: id)
+            return (fetch.isDraining ? .revive(id) : .wait(id), orphaned)
         }
         let id = nextFetchID
         nextFetchID += 1
@@ -105,6 +111,11 @@ struct FetchPlan: Equatable {
         }
     }
 
+    /// The drain time of fetch `id` is up: whether it is still draining, and stops.
+    func drainExpired(_ id: FetchID) -> Bool {
+        fetches[id]?.isDraining ?? false
+    }
+
     /// The readers attached to fetch `id`.
     func readers(of id: FetchID) -> Set<ReaderID> {
         fetches[id]?.readers ?? []
@@ -125,6 +136,7 @@ struct FetchPlan: Equatable {
         let cancelled = detach(reader)
         attachments[reader] = id
         fetches[id]?.readers.insert(reader)
+        fetches[id]?.isDraining = false
         return cancelled
     }
 
@@ -132,7 +144,11 @@ struct FetchPlan: Equatable {
         guard let previous = attachments.removeValue(forKey: reader) else { return [] }
         fetches[previous]?.readers.remove(reader)
         guard let fetch = fetches[previous], fetch.readers.isEmpty else { return [] }
-        if isSequential { fetches[previous] = nil }
+        if isSequential {
+            fetches[previous] = nil
+        } else {
+            fetches[previous]?.isDraining = true
+        }
         return [previous]
     }
 }

@@ -1,12 +1,13 @@
-/// Decides when a ranged fetch sends its next origin request, and how far it asks.
+/// Decides when a resource's ranged fetches send their next origin request, and how far they
+/// ask; learns from slow round trips.
 ///
-/// A pure function of what the fetch's readers have shown: what one request asks for is what
+/// A value type, its decisions a function of what the fetch's readers have shown: what one request asks for is what
 /// the origin may send whatever happens next, because socket buffers on both sides hold
 /// megabytes that a cancel cannot call back. So an open-ended fetch asks only a *lead* beyond
 /// its furthest reader: ``LoaderConfiguration/initialReadahead`` at first, growing with the
 /// bytes its readers consumed (a sixteenth of them) up to ``LoaderConfiguration/readahead``,
 /// and doubling each time a reader stood waiting on a slow origin round trip (see
-/// ``leadAfterStall(_:)``). The next request goes out once the reader is within a quarter of a
+/// ``requestAnswered(after:from:readers:)``). The next request goes out once the reader is within a quarter of a
 /// lead of the bytes asked for, while the current one is still arriving, and tops them up to a
 /// full lead: each request asks for three quarters of a lead, so a long read costs few
 /// requests, and on a link whose round trip the lead covers the reader never waits. A reader
@@ -20,6 +21,18 @@ struct RequestPacing: Equatable {
     let maximumLead: Int64
     /// The most one request asks for.
     let requestWindow: Int64
+    /// How long an answer may take before an open-ended reader waiting for it doubles the lead.
+    let slowRoundTrip: Duration
+    /// The smallest lead of the resource's open-ended fetches, doubled by each slow round trip
+    /// a reader waited on.
+    private(set) var learnedLead: Int64 = 0
+
+    init(initialLead: Int64, maximumLead: Int64, requestWindow: Int64, slowRoundTrip: Duration = .milliseconds(10)) {
+        self.initialLead = initialLead
+        self.maximumLead = maximumLead
+        self.requestWindow = requestWindow
+        self.slowRoundTrip = slowRoundTrip
+    }
 
     /// A reader of the fetch, as the pacing sees it.
     struct Reader: Equatable {
@@ -44,16 +57,19 @@ struct RequestPacing: Equatable {
     }
 
     /// The lead of an open-ended fetch whose readers consumed `consumed` bytes of it, at least
-    /// `learned`: what round trips taught the resource's loader.
-    func lead(consumed: Int64, learned: Int64) -> Int64 {
-        min(maximumLead, max(initialLead, learned, consumed / 16))
+    /// ``learnedLead``: what round trips taught.
+    func lead(consumed: Int64) -> Int64 {
+        min(maximumLead, max(initialLead, learnedLead, consumed / 16))
     }
 
-    /// The lead to learn after a reader waited on a round trip too long: twice the current one,
-    /// so that on a slow link the lead reaches the link's bandwidth-delay product within a few
-    /// round trips, as TCP's slow start does.
-    func leadAfterStall(_ learned: Int64) -> Int64 {
-        min(maximumLead, max(initialLead, learned) * 2)
+    /// A request for the bytes from `offset` was answered after `wait`, its fetch's readers
+    /// being `readers`. When that was slow (``slowRoundTrip``) and an open-ended reader stood
+    /// waiting for those bytes, the lead did not cover the round trip, and the learned lead
+    /// doubles: on a slow link it reaches the link's bandwidth-delay product within a few round
+    /// trips, as TCP's slow start does.
+    mutating func requestAnswered(after wait: Duration, from offset: Int64, readers: [Reader]) {
+        guard wait >= slowRoundTrip, readers.contains(where: { $0.end == nil && $0.position >= offset }) else { return }
+        learnedLead = min(maximumLead, max(initialLead, learnedLead) * 2)
     }
 
     /// The least an open-ended request asks for once the fetch is under way: three quarters of
@@ -68,16 +84,14 @@ struct RequestPacing: Equatable {
     /// - Parameters:
     ///   - limit: Where the fetch must stop asking: the end of its gap, of the resource, or the
     ///     next cached byte; `nil` when none is known.
-    ///   - learned: The smallest lead, learned from slow round trips (see ``leadAfterStall(_:)``).
-    func decide(start: Int64, requested: Int64, inFlight: Int, readers: [Reader], limit: Int64?,
-                learned: Int64 = 0) -> Decision {
+    func decide(start: Int64, requested: Int64, inFlight: Int, readers: [Reader], limit: Int64?) -> Decision {
         guard let furthest = readers.map(\.position).max() else { return .done }
         if let limit, requested >= limit { return .done }
         // A reader that takes all gets the largest lead once it has taken its first bytes;
         // until then the lead stays small, so that those bytes are not queued behind megabytes
         // arriving at once.
         let takesAll = furthest > start && readers.contains { $0.end == nil && $0.takesAll }
-        let lead = takesAll ? maximumLead : lead(consumed: max(0, furthest - start), learned: learned)
+        let lead = takesAll ? maximumLead : lead(consumed: max(0, furthest - start))
         var wanted: Int64 = 0
         var isBounded = true
         for reader in readers {

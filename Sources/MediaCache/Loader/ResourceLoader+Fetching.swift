@@ -53,21 +53,9 @@ extension ResourceLoader {
         if !orphaned.isEmpty { readersMoved() }
     }
 
-    /// `reader` waits on fetch `id`: a drain under way becomes a fetch again, and a fetch
-    /// waiting for demand checks again if the reader may need more of it.
-    func revive(_ id: FetchID, for reader: Reader) {
-        if let drain = drainTimers.removeValue(forKey: id) {
-            drain.cancel()
-            readersMoved()
-        } else {
-            wakeDemand(of: id, for: reader)
-        }
-    }
-
     private func drainTimedOut(_ id: FetchID) {
         drainTimers[id] = nil
-        guard plan.readers(of: id).isEmpty else { return }
-        fetchTasks[id]?.cancel()
+        if plan.drainExpired(id) { fetchTasks[id]?.cancel() }
     }
 
     /// What ranged fetch `id`, having asked for everything before `requested` with `inFlight`
@@ -104,19 +92,16 @@ extension ResourceLoader {
         let attached = plan.readers(of: id).compactMap { readers[$0] }
             .map { RequestPacing.Reader(position: $0.position, end: $0.end, takesAll: $0.takesAll) }
         let decision = pacing.decide(start: fetch.start, requested: requested, inFlight: inFlight, readers: attached,
-                                     limit: limit, learned: learnedLead)
+                                     limit: limit)
         if case .request(let end) = decision { plan.fetch(id, requested: end) }
         return decision
     }
 
-    /// A request of fetch `id` for the bytes from `offset` was answered after `wait`. When that
-    /// was slow and an open-ended reader stood waiting for those bytes, the lead did not cover
-    /// the round trip, and it doubles for this resource.
+    /// A request of fetch `id` for the bytes from `offset` was answered after `wait`: the
+    /// pacing learns from it (``RequestPacing/requestAnswered(after:from:readers:)``).
     private func requestAnswered(_ id: FetchID, from offset: Int64, after wait: Duration) {
-        guard wait >= configuration.slowRoundTrip else { return }
-        let waiting = plan.readers(of: id).compactMap { readers[$0] }.contains { $0.end == nil && $0.position >= offset }
-        guard waiting else { return }
-        learnedLead = pacing.leadAfterStall(learnedLead)
+        let attached = plan.readers(of: id).compactMap { readers[$0] }.map { RequestPacing.Reader(position: $0.position, end: $0.end) }
+        pacing.requestAnswered(after: wait, from: offset, readers: attached)
     }
 
     /// Returns once a reader joined, left or came back after `demand` (see

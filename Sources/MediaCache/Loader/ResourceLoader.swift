@@ -53,12 +53,10 @@ actor ResourceLoader {
     var waits = FetchWaits()
     /// The waiting fetches' tasks, resumed as ``waits`` decides.
     var waitingFetches: [FetchID: CheckedContinuation<Void, Never>] = [:]
-    /// Fetches nobody waits on, finishing what they asked for until their drain time is up.
+    /// The drain timers of fetches nobody waits on any more (``FetchPlan/Fetch/isDraining``).
     var drainTimers: [FetchID: Task<Void, Never>] = [:]
-    let pacing: RequestPacing
-    /// The smallest lead of this resource's open-ended fetches, doubled by each slow round
-    /// trip a reader waited on (see ``LoaderConfiguration/slowRoundTrip``).
-    var learnedLead: Int64 = 0
+    /// How ranged fetches ask, and the lead slow round trips taught.
+    var pacing: RequestPacing
     /// The last chunks fetches wrote, for readers close behind them (eight chunks at most).
     var recent: RecentWrites
     /// The record a fetch made from the origin's answer for a resource the store did not hold,
@@ -90,7 +88,7 @@ actor ResourceLoader {
         recent = RecentWrites(capacity: 8 * configuration.chunkSize)
         plan = FetchPlan(coalescingDistance: configuration.coalescingDistance)
         pacing = RequestPacing(initialLead: configuration.initialReadahead, maximumLead: configuration.readahead,
-                               requestWindow: configuration.requestWindow)
+                               requestWindow: configuration.requestWindow, slowRoundTrip: configuration.slowRoundTrip)
     }
 
     /// Registers a reader of `request`.
@@ -209,7 +207,10 @@ actor ResourceLoader {
         case .start(let fetch, let from, _):
             startFetch(fetch, from: from)
         case .wait(let fetch):
-            revive(fetch, for: reader)
+            wakeDemand(of: fetch, for: reader)
+        case .revive(let fetch):
+            drainTimers.removeValue(forKey: fetch)?.cancel()
+            readersMoved()
         }
         do {
             try await waitForProgress(id, purpose: reader.purpose)

@@ -134,6 +134,18 @@ struct LoaderHarness {
         return nil
     }
 
+    /// The stored bytes of `range` of `path`, waiting up to ten seconds for the store to hold
+    /// them: a read that ends within a response's first chunk is over before the fetch has
+    /// written that chunk (``MediaLoader/read(_:_:purpose:)`` hands it over as it arrives).
+    func storedBytes(_ range: ByteRange, of path: String) async throws -> Data {
+        let key = store.key(for: origin.url(path))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, try store.record(for: key)?.available.contains(range) != true {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return try store.read(range, from: key)
+    }
+
     /// What a read delivered.
     struct Read {
         var offset: Int64 = 0

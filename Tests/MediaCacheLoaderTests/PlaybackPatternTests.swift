@@ -116,7 +116,7 @@ import Testing
             #expect(record.contentInfo.totalLength == 1_500_000, "the newer version stays")
             let again = try await harness.read("/clip.mp4", ByteRequest(offset: 0, length: 200_000))
             #expect(Bytes(again.bytes) == Bytes(new.bytes(in: 0..<200_000)))
-            let stored = try harness.store.read(ByteRange(0, 200_000), from: key)
+            let stored = try await harness.storedBytes(ByteRange(0, 200_000), of: "/clip.mp4")
             #expect(Bytes(stored) == Bytes(new.bytes(in: 0..<200_000)))
         }
     }

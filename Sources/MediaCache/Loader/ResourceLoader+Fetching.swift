@@ -172,8 +172,7 @@ extension ResourceLoader {
     /// ``created(_:by:)``). `nil` when another fetch's announcement is under way or the store
     /// would refuse `info`: the fetch then records it at once, as for a known resource.
     private func announce(_ info: ContentInfo, by id: FetchID) -> ResourceRecord? {
-        guard announced == nil, let record = try? store.newRecord(info, for: url) else { return nil }
-        announced = (id, record)
+        guard let record = try? store.newRecord(info, for: url), announcement.announce(record, by: id) else { return nil }
         wakeReaders(where: \.awaitsRecord)
         return record
     }
@@ -182,16 +181,14 @@ extension ResourceLoader {
     /// truth from now on. A generation other than the announced one means the resource was
     /// created meanwhile from another answer (a probe's, another fetch's) naming another version.
     func created(_ generation: Generation, by id: FetchID) {
-        guard let (fetch, record) = announced, fetch == id else { return }
-        announced = nil
-        if generation != record.generation { contentMoved(to: generation) }
+        if let moved = announcement.created(generation, by: id) { contentMoved(to: moved) }
     }
 
     /// Fetch `id` found the store holding another version than the one it announced, recorded
     /// from a later answer (``MediaStore/createAnnounced(_:for:)``): its announcement is over.
     func announcementSuperseded(by id: FetchID) {
-        guard let (fetch, record) = announced, fetch == id else { return }
-        supersede(record, of: fetch, by: (try? storedRecord())?.generation ?? record.generation)
+        guard let record = announcement.superseded(by: id) else { return }
+        supersede(record, of: id, by: (try? storedRecord())?.generation ?? record.generation)
     }
 
     /// Stores `info`; when it names another version, readers that got bytes of the old one
@@ -203,15 +200,13 @@ extension ResourceLoader {
         do { generation = try store.setContentInfo(info, for: url) } catch { throw .store(error) }
         if let old = before?.generation, old != generation { contentMoved(to: generation) }
         if before == nil {
-            if let (fetch, record) = announced, record.contentInfo.isDifferentVersion(from: info) {
-                supersede(record, of: fetch, by: generation)
-            }
+            if let (fetch, record) = announcement.recorded(info) { supersede(record, of: fetch, by: generation) }
             wakeReaders(where: \.awaitsRecord)
         }
         return generation
     }
 
-    /// The version a pending announcement (`record`, by `fetch`) stood for is over before the
+    /// The version an announcement (`record`, by `fetch`) stood for is over before the
     /// store held it: another version was recorded at `generation`, likely under the same
     /// generation number. Every reader handed a record or a byte so far had them from the
     /// announcement, so each fails with ``LoaderError/contentChanged(key:from:to:)``; the
@@ -220,7 +215,6 @@ extension ResourceLoader {
     private func supersede(_ record: ResourceRecord, of fetch: FetchID, by generation: Generation) {
         configuration.logger.info("content changed on the origin before a miss was stored",
                                   metadata: ["key": "\(key)", "generation": "\(generation)"])
-        announced = nil
         for (id, reader) in readers where (reader.generation ?? reader.promised) != nil {
             readers[id]?.failure = .contentChanged(key: key, from: record.generation, to: generation)
         }
@@ -251,7 +245,7 @@ extension ResourceLoader {
     /// A fetch whose announcement is over (``supersede(_:of:by:)``) keeps nothing: its
     /// generation number may be another version's now.
     func arriving(_ bytes: Data, at offset: Int64, generation: Generation, fetch id: FetchID, isAnnounced: Bool) {
-        guard !isAnnounced || announced?.fetch == id else { return }
+        guard !isAnnounced || announcement.isUnderWay(by: id) else { return }
         recent.append(bytes, at: offset, generation: generation)
         wakeReaders { $0.generation == nil && $0.position == offset }
     }
@@ -287,7 +281,7 @@ extension ResourceLoader {
     func fetchEnded(_ id: FetchID, endOfResource: Int64?, failure: LoaderError?) {
         let attached = plan.readers(of: id)
         plan.fetchEnded(id)
-        if announced?.fetch == id { announced = nil }
+        announcement.ended(id)
         if fetchTasks.removeValue(forKey: id) != nil { holds.release() }
         if fetchTasks.isEmpty { recent.removeAll() }
         drainTimers.removeValue(forKey: id)?.cancel()

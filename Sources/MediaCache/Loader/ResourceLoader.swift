@@ -60,8 +60,8 @@ actor ResourceLoader {
     /// The last chunks fetches wrote, for readers close behind them (eight chunks at most).
     var recent: RecentWrites
     /// The record a fetch made from the origin's answer for a resource the store did not hold,
-    /// while that fetch creates it in the store (see ``accept(_:info:fetch:requestedOffset:)``).
-    var announced: (fetch: FetchID, record: ResourceRecord)?
+    /// while that fetch creates it in the store (see ``accept(_:info:fetch:requestedOffset:answeredAfter:)``).
+    var announcement = MissAnnouncement()
     /// How a running fetch keeps this loader alive in its ``MediaLoader``.
     let holds: Holds
     var probe: Task<ResourceRecord, any Error>?
@@ -291,9 +291,9 @@ actor ResourceLoader {
     }
 
     /// The stored record or, while a miss's fetch creates the resource, the one it announced
-    /// (``announced``): what the origin said is known before the store holds it.
+    /// (``announcement``): what the origin said is known before the store holds it.
     func knownRecord() throws(LoaderError) -> ResourceRecord? {
-        try storedRecord() ?? announced?.record
+        try storedRecord() ?? announcement.record
     }
 
     /// Suspends the reader until a fetch reports progress, an end or a failure.

@@ -9,6 +9,12 @@ import Foundation
 /// reader holds more than one chunk, however fast the origin or slow the reader. A reader
 /// that sends files itself gets cached bytes as spans of the data file instead (``ReadPart``),
 /// which hold no bytes in memory at all.
+///
+/// The decisions are value types, tested without I/O: which fetch serves which reader and which
+/// drains (``FetchPlan``), when a ranged fetch asks for more and what slow round trips taught
+/// (``RequestPacing``), when waiting fetches go on (``FetchWaits``), and a miss's record before
+/// the store holds it (``MissAnnouncement``). The actor holds what they act on: the readers'
+/// positions, their continuations, and the fetches' tasks and drain timers.
 actor ResourceLoader {
     typealias ReaderID = FetchPlan.ReaderID
     typealias FetchID = FetchPlan.FetchID

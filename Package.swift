@@ -180,6 +180,12 @@ let package = Package(
             dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting"],
             swiftSettings: strict
         ),
+        .target(
+            name: "MediaCacheFixtures",
+            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting", "MediaCacheURLSession"],
+            path: "Tests/Fixtures",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "MediaCacheTests",
             dependencies: [
@@ -194,7 +200,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheLoaderTests",
-            dependencies: ["MediaCache", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting", "MediaCacheURLSession"],
+            dependencies: ["MediaCache", "MediaCacheFixtures", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting", "MediaCacheURLSession"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -223,6 +229,7 @@ let package = Package(
                 "MediaCacheHTTP",
                 "MediaCacheServer",
                 "MediaCacheAPI",
+                "MediaCacheFixtures",
                 "MediaCacheTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -244,6 +251,7 @@ let package = Package(
                 "MediaCacheHLS",
                 "MediaCacheServer",
                 "MediaCacheAPI",
+                "MediaCacheFixtures",
                 "MediaCacheTesting",
                 .target(name: "AVFoundationShim", condition: .when(platforms: [.linux])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

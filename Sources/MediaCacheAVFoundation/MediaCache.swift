@@ -54,6 +54,8 @@ public final class MediaCache: Sendable {
         var engine: CacheEngine
         /// Set when this instance made the origin, so that it closes it.
         var origin: AppOrigin?
+        /// Whether closing the cache shuts the engine down: not one the caller owns.
+        var ownsEngine = true
     }
 
     /// What the cache was made with.
@@ -76,6 +78,23 @@ public final class MediaCache: Sendable {
         self.configuration = configuration
         self.headers = headers
         opened = Locked(Opened(engine: CacheEngine(loader: loader, configuration: Self.engineConfiguration(configuration))))
+    }
+
+    /// A cache over an engine you own, which a ``MediaCacheServer/ProxyServer`` of yours may
+    /// share; closing the cache stops its embedded proxy and leaves the engine running. Its
+    /// loader and preloader are the engine's, so `configuration`'s `loader` and `preload`
+    /// are not used. Assets' headers go to `headers`: give the registry the engine's origin
+    /// was made with.
+    ///
+    /// ```swift
+    /// let headers = OriginHeaders()
+    /// let engine = try CacheEngine.open(at: directory, origin: URLSessionOrigin(session: .shared, headers: headers))
+    /// let cache = MediaCache(engine: engine, headers: headers)
+    /// ```
+    public init(engine: CacheEngine, headers: OriginHeaders = OriginHeaders(), configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.headers = headers
+        opened = Locked(Opened(engine: engine, ownsEngine: false))
     }
 
     /// The loader every item reads through, opening the store on first use.
@@ -212,9 +231,14 @@ public final class MediaCache: Sendable {
     /// and closes the store if this cache opened it.
     public func close() async throws {
         await proxy.withLock({ $0 })?.stop()
-        guard let opened = opened.withLock({ opened in defer { opened = nil }; return opened }) else { return }
-        try await opened.engine.shutdown()
-        try await opened.origin?.close()
+        let closing = opened.withLock { opened -> Opened? in
+            guard let current = opened, current.ownsEngine else { return nil }
+            opened = nil
+            return current
+        }
+        guard let closing else { return }
+        try await closing.engine.shutdown()
+        try await closing.origin?.close()
     }
 }
 

@@ -6,56 +6,40 @@ import FoundationNetworking
 #endif
 import MediaCache
 import MediaCacheAVFoundation
+import MediaCacheFixtures
 import MediaCacheHTTP
 import MediaCacheTesting
 import MediaCacheURLSession
 import Testing
 
-/// Which origin an ``AdapterHarness`` fetches through.
-enum AdapterOrigin: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    /// `HTTPOrigin` (SwiftNIO), the adapter's origin on Linux.
-    case nio
-    /// `URLSessionOrigin`, the adapter's origin on Apple platforms.
-    case urlSession
-
-    var testDescription: String { rawValue }
-}
-
-/// A store of its own, the loopback test origin, and a ``MediaCache`` over a loader reading
-/// from it, whose assets' headers reach that loader's origin.
+/// An ``EngineFixture`` and a ``MediaCache`` over its engine, whose assets' headers reach the
+/// engine's origin.
 struct AdapterHarness {
-    let origin: TestOrigin
-    let directory: TemporaryDirectory
-    let store: MediaStore
-    /// The origin the cache's loader fetches through.
-    let source: any MediaOrigin
+    let fixture: EngineFixture
     let cache: MediaCache
 
+    var origin: TestOrigin { fixture.origin }
+    var directory: TemporaryDirectory { fixture.directory }
+    var store: MediaStore { fixture.store }
+    /// The origin the cache's loader fetches through.
+    var source: any MediaOrigin { fixture.source }
+
+    /// Runs `body` with a cache configured by `configure` (its loader and preload settings are
+    /// the engine's), fetching through the `kind` origin, and always shuts everything down.
     static func run(isolation: isolated (any Actor)? = #isolation,
-                    origin kind: AdapterOrigin = .nio,
+                    origin kind: OriginKind = .nio,
                     configure: (inout MediaCache.Configuration) -> Void = { _ in },
                     _ body: (AdapterHarness) async throws -> Void) async throws {
-        let origin = try await TestOrigin.start()
-        let directory = try TemporaryDirectory()
-        var storage = StoreConfiguration()
-        storage.eviction = .unlimited
-        let store = try MediaStore.open(at: directory.path, configuration: storage)
         var configuration = MediaCache.Configuration()
         configuration.loader.retry = .exponential(attempts: 3, initial: .milliseconds(10), maximum: .milliseconds(50))
         configure(&configuration)
         let headers = OriginHeaders()
-        let source: any MediaOrigin
-        switch kind {
-        case .nio:
-            var http = HTTPOrigin.Configuration()
-            http.serverHeaders = headers
-            source = HTTPOrigin(configuration: http)
-        case .urlSession:
-            source = URLSessionOrigin(session: URLSession(configuration: .ephemeral), headers: headers)
+        let fixture = try await EngineFixture.start(origin: kind, headers: headers) { [configuration] engine in
+            engine.loader = configuration.loader
+            engine.preload = configuration.preload
         }
-        let loader = MediaLoader(store: store, origin: source, configuration: configuration.loader)
-        let harness = AdapterHarness(origin: origin, directory: directory, store: store, source: source,
-                                     cache: MediaCache(loader: loader, headers: headers, configuration: configuration))
+        let harness = AdapterHarness(fixture: fixture, cache: MediaCache(engine: fixture.engine, headers: headers,
+                                                                         configuration: configuration))
         do {
             try await body(harness)
         } catch {
@@ -67,14 +51,7 @@ struct AdapterHarness {
 
     private func stop() async {
         try? await cache.close()
-        switch source {
-        case let http as HTTPOrigin: try? await http.shutdown()
-        case let session as URLSessionOrigin: session.invalidate()
-        default: break
-        }
-        try? await origin.stop()
-        try? store.close()
-        directory.remove()
+        await fixture.stop()
     }
 
     /// Serves `length` pattern bytes at `path` as MP4; returns them.

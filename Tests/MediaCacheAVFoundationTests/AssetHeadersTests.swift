@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import MediaCache
 import MediaCacheAVFoundation
+import MediaCacheFixtures
 import MediaCacheTesting
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 /// the origin for that asset's requests, its HLS segments among them, through either origin,
 /// and never a cache key.
 @Suite(.timeLimit(.minutes(2))) struct AssetHeadersTests {
-    @Test(arguments: AdapterOrigin.allCases) func anAssetsOptionsAndHeadersReachItsRequests(_ kind: AdapterOrigin) async throws {
+    @Test(arguments: OriginKind.network) func anAssetsOptionsAndHeadersReachItsRequests(_ kind: OriginKind) async throws {
         try await AdapterHarness.run(origin: kind) { harness in
             let file = harness.serve("/secret.mp4", length: 200_000)
             harness.origin.require("Authorization", "Bearer film", for: "/secret.mp4")

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheFixtures
 import MediaCacheHLS
 import MediaCacheHTTP
 import MediaCacheTesting
@@ -10,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct DownloadDiskTests {
     @Test func aFullDiskFailsTheDownloadClearlyAndItCompletesAfterSpaceIsFreed() async throws {
         let files = FaultyFileSystem()
-        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+        try await EngineFixture.run(storing: { $0.fileSystem = files }) { harness in
             let hls = try await TestHLS(.ts, seconds: 6).make(in: harness.directory.path)
             for (path, data) in hls { harness.origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
             let url = harness.origin.url("/hls/index.m3u8")
@@ -119,7 +120,7 @@ import Testing
 /// new resource; it goes on once playback is quiet.
 @Suite(.timeLimit(.minutes(3))) struct DownloadPlaybackTests {
     @Test func aDownloadWaitsWhilePlaybackWaitsForTheNetwork() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let playing = harness.serve("/playing.mp4", length: 1 << 20, misbehavior: .init(bytesPerSecond: 512 << 10))
             var playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
             for number in 0..<40 {

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheFixtures
 import MediaCacheHTTP
 import MediaCacheTesting
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// or not, and one host's requests keep one connection.
 @Suite(.timeLimit(.minutes(2))) struct HTTPOriginReadAheadTests {
     @Test func whatArrivedMeanwhileIsOneChunkAndTheBytesAreTheOrigins() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             // An origin that writes a piece of 1/50 of its rate every 20 ms: one socket read
             // takes about one piece.
             let rate = 8 << 20
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func aBodyNobodyTakesIsReadAheadOnlyALittle() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let length: Int64 = 96 << 20
             let content = harness.serve("/big.mp4", length: length)
             let response = try await harness.http.fetch(OriginRequest(url: harness.origin.url("/big.mp4")))
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func cancellingTheTaskThatWaitsForTheBodyEndsTheTransfer() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let length: Int64 = 64 << 20
             harness.serve("/slow.mp4", length: length, misbehavior: .init(bytesPerSecond: 1 << 20))
             let http = harness.http
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func aTruncatedBodyFailsAfterTheBytesThatCame() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/cut.mp4", length: 4 << 20, misbehavior: .init(dropsAfter: 1 << 20))
             let response = try await harness.http.fetch(OriginRequest(url: harness.origin.url("/cut.mp4")))
             var received = Data()
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func cancellingAFetchWhoseRedirectIsUnansweredEndsItAtOnceAndStopsTheRedirect() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.serve("/late.mp4", length: 64 << 20,
                           misbehavior: .init(bytesPerSecond: 1 << 20, firstByteDelay: .seconds(3)))
             harness.origin.redirect("/moved.mp4", to: "/late.mp4")
@@ -103,7 +104,7 @@ import Testing
     /// let AsyncHTTPClient return the connection to its pool: a request made as a `HEAD`'s head
     /// arrives may find it not yet released.
     @Test func requestsToOneHostKeepOneConnection() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/a.mp4", length: 1 << 20)
             let url = harness.origin.url("/a.mp4")
             for offset in stride(from: Int64(0), to: 1 << 20, by: 128 << 10) {

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheFixtures
 import MediaCacheTesting
 import Testing
 
@@ -23,7 +24,10 @@ import Testing
     @Test(arguments: OriginKind.allCases, tolerated.indices)
     func toleratedMisbehaviourStillGivesExactBytes(_ kind: OriginKind, _ index: Int) async throws {
         let (name, misbehavior) = Self.tolerated[index]
-        try await LoaderHarness.run(origin: kind) { harness in
+        // Five attempts: the origin fails three times before it answers.
+        try await EngineFixture.run(origin: kind, loading: {
+            $0.retry = .exponential(attempts: 5, initial: .milliseconds(10), maximum: .milliseconds(50))
+        }) { harness in
             let length: Int64 = 600_000
             let content = harness.serve("/a.mp4", length: length, misbehavior: misbehavior)
             let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
@@ -41,7 +45,7 @@ import Testing
 
     @Test(arguments: OriginKind.allCases)
     func aContentRangeThatDoesNotStartWhereAskedIsAPreciseError(_ kind: OriginKind) async throws {
-        try await LoaderHarness.run(origin: kind) { harness in
+        try await EngineFixture.run(origin: kind) { harness in
             harness.serve("/a.mp4", length: 100_000)
             _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
             harness.origin.setMisbehavior(.init(shiftsContentRange: 10), for: "/a.mp4")
@@ -57,7 +61,7 @@ import Testing
 
     @Test(arguments: OriginKind.allCases)
     func errorStatusesReachTheReaderAndNothingIsCached(_ kind: OriginKind) async throws {
-        try await LoaderHarness.run(origin: kind) { harness in
+        try await EngineFixture.run(origin: kind) { harness in
             await #expect {
                 _ = try await harness.read("/missing.mp4", ByteRequest(offset: 0))
             } throws: { error in
@@ -78,7 +82,7 @@ import Testing
 
     @Test func aFullDiskFailsThatReadAndOtherResourcesKeepWorking() async throws {
         let files = FaultyFileSystem()
-        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+        try await EngineFixture.run(storing: { $0.fileSystem = files }) { harness in
             harness.serve("/a.mp4", length: 200_000)
             let content = harness.serve("/b.mp4", length: 200_000, seed: 9)
             _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
@@ -102,7 +106,7 @@ import Testing
     /// first chunk can hold it however the origin's bytes coalesce.
     @Test func aMissesFirstChunkReachesItsReaderEvenWhenTheStoreCannotKeepIt() async throws {
         let files = FaultyFileSystem()
-        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+        try await EngineFixture.run(storing: { $0.fileSystem = files }) { harness in
             let content = harness.serve("/a.mp4", length: 2_000_000)
             files.inject(.write, code: ENOSPC, pathContaining: "/data/")
             let head = try await harness.read("/a.mp4", ByteRequest(offset: 100, length: 100))
@@ -123,7 +127,7 @@ import Testing
     /// asked once: the read fails as for `Content-Length: 0`, instead of asking again forever.
     @Test(arguments: OriginKind.allCases)
     func anEmptyBodyOfUnknownLengthFailsTheReadAndIsAskedForOnce(_ kind: OriginKind) async throws {
-        try await LoaderHarness.run(origin: kind) { harness in
+        try await EngineFixture.run(origin: kind) { harness in
             harness.serve("/empty.mp4", length: 0, misbehavior: .init(ignoresRange: true, chunked: true))
             await #expect {
                 _ = try await harness.read("/empty.mp4", ByteRequest(offset: 0))
@@ -137,7 +141,7 @@ import Testing
 
     @Test(arguments: OriginKind.allCases)
     func readingAtOrPastTheEndIsUnsatisfiableAndAnUnknownLengthIsLearnedAtEOF(_ kind: OriginKind) async throws {
-        try await LoaderHarness.run(origin: kind) { harness in
+        try await EngineFixture.run(origin: kind) { harness in
             let content = harness.serve("/live.ts", length: 300_000, misbehavior: .init(chunked: true))
             let url = harness.origin.url("/live.ts")
             let whole = try await harness.read("/live.ts", ByteRequest(offset: 100))

@@ -1,11 +1,12 @@
 import Foundation
 import MediaCache
+import MediaCacheFixtures
 import MediaCacheTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct LoaderTests {
     @Test func aColdReadIsByteExactAndASecondReadCostsNoOriginBytes() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/a.mp4", length: 3_000_000)
             let first = try await harness.read("/a.mp4", ByteRequest(offset: 0))
             #expect(Bytes(first.bytes) == Bytes(content.bytes(in: 0..<3_000_000)))
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func aReadOverAPartlyCachedResourceCountsEachByteForItsSource() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/a.mp4", length: 1_000_000)
             _ = try await harness.read("/a.mp4", ByteRequest(offset: 200_000, length: 100_000))
             _ = try await harness.read("/a.mp4", ByteRequest(offset: 600_000, length: 50_000))
@@ -38,7 +39,7 @@ import Testing
     /// a preload that reads a moov box and then plans from what is cached counts it once.
     @Test func bytesThatArrivedBeforeAReaderCameCountAsCachedForIt() async throws {
         let files = FaultyFileSystem()
-        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+        try await EngineFixture.run(storing: { $0.fileSystem = files }) { harness in
             let content = harness.serve("/a.mp4", length: 200_000)
             _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
             files.holdWrites(pathContaining: "/data/")
@@ -59,7 +60,7 @@ import Testing
     /// resource: the index insert waits for the body's first chunk, and the reader (a server
     /// answering the head) goes on meanwhile. The store's record then says the same.
     @Test func aMissesRecordComesBeforeTheStoreCreatesTheResource() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/a.mp4", length: 100_000, misbehavior: .init(holdsBodies: true))
             let url = harness.origin.url("/a.mp4")
             let key = harness.store.key(for: url)
@@ -85,7 +86,7 @@ import Testing
     /// moved while the fetch created the resource, and three small misses in a hundred cost an
     /// origin request answered `416`.
     @Test func aFetchPacedBeforeTheStoreCreatesTheResourceAsksNothingPastItsEnd() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/small.bin", length: 1_000, misbehavior: .init(holdsBodies: true))
             let url = harness.origin.url("/small.bin")
             var whole = harness.loader.read(url, ByteRequest(offset: 0, takesAll: true)).makeAsyncIterator()
@@ -119,7 +120,7 @@ import Testing
     /// the loop served nothing else until a drain timeout cancelled the fetch, a second's stall
     /// for every connection on it.
     @Test(.timeLimit(.minutes(1))) func aFetchThatReachedTheEndWaitsQuietlyForItsLastRequest() async throws {
-        try await LoaderHarness.run(configureLoader: { $0.drainTimeout = .seconds(3600) }) { harness in
+        try await EngineFixture.run(loading: { $0.drainTimeout = .seconds(3600) }) { harness in
             // Without a length, the fetch asks past the end before it knows where the end is.
             // Each answer comes five seconds after its request and the body takes four, so that
             // the answer past the end comes after the first body ended, and a short read that a
@@ -160,7 +161,7 @@ import Testing
     /// gets bytes of another version: here the origin drops the body after the head and has
     /// changed the content by the time the read asks again.
     @Test func aReadHandedARecordNeverGetsBytesOfAnotherVersion() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.serve("/a.mp4", length: 100_000, misbehavior: .init(dropsAfter: 0, holdsBodies: true))
             let url = harness.origin.url("/a.mp4")
             var read = harness.loader.read(url, ByteRequest(offset: 0)).makeAsyncIterator()
@@ -179,7 +180,7 @@ import Testing
     }
 
     @Test func contentInformationComesFromATwoByteProbeWhoseBytesAreKept() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.serve("/a.mp4", length: 100_000)
             let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
             #expect(record.contentInfo.totalLength == 100_000)
@@ -195,7 +196,7 @@ import Testing
     }
 
     @Test func anEmptyReadAsksTheOriginNothing() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.serve("/a.mp4", length: 1_000)
             let read = try await harness.read("/a.mp4", ByteRequest(offset: 500, length: 0))
             #expect(read.bytes.isEmpty)
@@ -204,7 +205,7 @@ import Testing
     }
 
     @Test func redirectsAreFollowedAndCachedUnderTheRequestedURL() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/cdn/a.mp4", length: 200_000)
             harness.origin.redirect("/a.mp4", to: "/cdn/a.mp4")
             let read = try await harness.read("/a.mp4", ByteRequest(offset: 0))
@@ -215,7 +216,7 @@ import Testing
     }
 
     @Test func aBoundedReadFetchesExactlyItsGap() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/a.mp4", length: 1_000_000)
             _ = try await harness.read("/a.mp4", ByteRequest(offset: 200_000, length: 100_000))
             let read = try await harness.read("/a.mp4", ByteRequest(offset: 100_000, length: 300_000))
@@ -228,7 +229,7 @@ import Testing
     }
 
     @Test func bytesReceivedBeforeACancelAreServedLaterWithoutRefetching() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let path = "/a.mp4"
             let content = harness.serve(path, length: 4_000_000, misbehavior: .init(bytesPerSecond: 8_000_000))
             let key = harness.store.key(for: harness.origin.url(path))
@@ -252,7 +253,7 @@ import Testing
     @Test func everyByteTheOriginSentForAnAbandonedReadIsStored() async throws {
         // A busy machine may answer a loopback request slowly (over 5 s in a loaded full run);
         // that must not grow the lead here.
-        try await LoaderHarness.run(configureLoader: { $0.slowRoundTrip = .seconds(3600) }) { harness in
+        try await EngineFixture.run(loading: { $0.slowRoundTrip = .seconds(3600) }) { harness in
             // Unthrottled: the origin fills socket buffers with whatever it was asked for.
             harness.serve("/a.mp4", length: 16 << 20)
             let key = harness.store.key(for: harness.origin.url("/a.mp4"))
@@ -268,7 +269,7 @@ import Testing
 
     @Test func aReaderWaitingForTheNetworkIsHandedItsBytesWithoutReadingThemBack() async throws {
         let files = FaultyFileSystem()
-        try await LoaderHarness.run(configureStore: { $0.fileSystem = files }) { harness in
+        try await EngineFixture.run(storing: { $0.fileSystem = files }) { harness in
             // Throttled, so that the reader always waits for the next bytes: a chunk every 16 ms,
             // so that only a stall of over 128 ms (eight chunks) on a busy machine leaves it behind
             // the chunks kept in memory.
@@ -287,7 +288,7 @@ import Testing
     }
 
     @Test func aReaderThatSendsFilesGetsEveryStoredByteAsAFileSpan() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/a.mp4", length: 1 << 20)
             let url = harness.origin.url("/a.mp4")
             _ = try await harness.read("/a.mp4", ByteRequest(offset: 100_000, length: 600_000))
@@ -326,7 +327,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1))) func aProbesTwoCachedBytesDoNotDelayTheGapAfterThem() async throws {
         // An hour: a reader that waited it would fail the time limit.
-        try await LoaderHarness.run(configureLoader: { $0.gapDelayAfterCache = .seconds(3600) }) { harness in
+        try await EngineFixture.run(loading: { $0.gapDelayAfterCache = .seconds(3600) }) { harness in
             let content = harness.serve("/a.mp4", length: 300_000)
             _ = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
             let read = try await harness.read("/a.mp4", ByteRequest(offset: 0, length: 200_000))
@@ -336,7 +337,7 @@ import Testing
     }
 
     @Test func readersWaitingOnSlowRoundTripsDoubleTheLead() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.serve("/a.mp4", length: 8 << 20, misbehavior: .init(firstByteDelay: .milliseconds(30)))
             _ = try await harness.read("/a.mp4", ByteRequest(offset: 0), stoppingAfter: 2 << 20)
             _ = try await harness.origin.settledBytesSent(for: "/a.mp4")
@@ -352,7 +353,7 @@ import Testing
     }
 
     @Test func aReaderThatComesBackForDrainingBytesWaitsOnTheirFetch() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let path = "/a.mp4"
             let content = harness.serve(path, length: 4_000_000, misbehavior: .init(bytesPerSecond: 2_000_000))
             _ = try await harness.read(path, ByteRequest(offset: 0), stoppingAfter: 100_000)
@@ -372,7 +373,7 @@ import Testing
     }
 
     @Test func sixteenConcurrentReadersOfAColdResourceCostOneCopy() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let length: Int64 = 4_000_000
             let content = harness.serve("/a.mp4", length: length, misbehavior: .init(bytesPerSecond: 20_000_000))
             let reads = try await withThrowingTaskGroup(of: Data.self) { group in

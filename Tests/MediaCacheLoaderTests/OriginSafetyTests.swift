@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheFixtures
 import MediaCacheHTTP
 import MediaCacheTesting
 import Testing
@@ -11,7 +12,7 @@ import Testing
     @Test func anEndlessHeaderBlockIsRefusedAndNotReadToItsEnd() async throws {
         let origin = try await RawOrigin.start(head: "HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\n",
                                                repeating: "X-Padding: " + String(repeating: "a", count: 1_000) + "\r\n")
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             await #expect {
                 for try await _ in harness.loader.read(origin.url("/a.mp4"), ByteRequest(offset: 0)) {}
             } throws: { error in
@@ -33,7 +34,7 @@ import Testing
             head: "HTTP/1.1 206 Partial Content\r\nContent-Type: video/mp4\r\nContent-Range: bytes 0-\(length - 1)/\(length)\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\n",
             repeating: "10000\r\n\(chunk)\r\n")
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             // Asked for whole, so that one request is the only one: this origin answers any
             // request with the same head.
             var received = 0
@@ -55,7 +56,7 @@ import Testing
 
     @Test func aRedirectToAnotherSchemeIsNotFollowed() async throws {
         let origin = try await RawOrigin.start(head: "HTTP/1.1 302 Found\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\n\r\n")
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             await #expect {
                 for try await _ in harness.loader.read(origin.url("/a.mp4"), ByteRequest(offset: 0)) {}
             } throws: { error in
@@ -93,7 +94,7 @@ import Testing
         }
         let url = try #require(URL(string: "https://127.0.0.1:\(port)/a.mp4"))
 
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             await #expect {
                 for try await _ in harness.loader.read(url, ByteRequest(offset: 0)) {}
             } throws: { error in

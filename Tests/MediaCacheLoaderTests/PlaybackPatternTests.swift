@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheFixtures
 import MediaCacheTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct PlaybackPatternTests {
     @Test func anAVPlayerLikePatternCostsTheUniqueBytesOnceAndNothingTheSecondTime() async throws {
         // Readahead and request window bound what a cancelled "read to the end" costs.
-        try await LoaderHarness.run(configureLoader: {
+        try await EngineFixture.run(loading: {
             $0.readahead = 256 << 10
             $0.requestWindow = 256 << 10
         }) { harness in
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func aContentChangeNeverMixesVersions() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let length: Int64 = 3_000_000
             // Slow enough that the old version's fetch is far from offset 2,000,000 (4 s) when
             // the probe below asks for it, however loaded the machine.
@@ -86,7 +87,7 @@ import Testing
     /// comes after it, neither puts its older version back nor writes into the newer one, and
     /// a reader it handed the older record never gets a byte of the newer version.
     @Test func aNewerVersionRecordedWhileAMissIsOnlyAnnouncedStays() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let old = harness.serve("/clip.mp4", length: 1_000_000, seed: 4, misbehavior: .init(holdsBodies: true))
             let url = harness.origin.url("/clip.mp4")
             let key = harness.store.key(for: url)
@@ -122,7 +123,7 @@ import Testing
     }
 
     @Test func aChangedLengthIsANewVersionEvenUnderTheSameETag() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let old = harness.serve("/clip.mp4", length: 1_000_000, seed: 4)
             let url = harness.origin.url("/clip.mp4")
             let first = try await harness.read("/clip.mp4", ByteRequest(offset: 0, length: 100_000))

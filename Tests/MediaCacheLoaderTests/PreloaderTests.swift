@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheFixtures
 import MediaCacheTesting
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func preloadsExactlyTheAmountOnceThroughTheLoader() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let content = harness.serve("/a.bin", length: 4 << 20)
             let preloader = Preloader(loader: harness.loader)
             let stream = await preloader.updates()
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func runsByPriorityThenNewestFirstAndAtMostTheLimitAtOnce() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             for name in ["a", "b", "c", "d", "e"] {
                 harness.serve("/\(name)", length: 256 << 10, misbehavior: .init(bytesPerSecond: 2 << 20))
             }
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func preloadsPauseWhilePlaybackWaitsForTheNetwork() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let playing = harness.serve("/playing", length: 1 << 20, misbehavior: .init(bytesPerSecond: 512 << 10))
             harness.serve("/next1", length: 4 << 20, misbehavior: .init(bytesPerSecond: 1 << 20))
             harness.serve("/next2", length: 4 << 20, misbehavior: .init(bytesPerSecond: 1 << 20))
@@ -121,7 +122,7 @@ import Testing
     }
 
     @Test func cancelledJobsStopFetchingAndKeepWhatTheyFetched() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.serve("/big", length: 8 << 20, misbehavior: .init(bytesPerSecond: 1 << 20))
             harness.serve("/queued1", length: 1 << 20)
             harness.serve("/queued2", length: 1 << 20)
@@ -157,7 +158,7 @@ import Testing
     }
 
     @Test func statisticsTellPreloadedBytesPlayedFromWasted() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.serve("/watched", length: 2 << 20)
             harness.serve("/skipped", length: 2 << 20)
             let preloader = Preloader(loader: harness.loader)
@@ -181,7 +182,7 @@ import Testing
     }
 
     @Test func secondsOfAnUnreadableContainerAreEstimatedAndSaySo() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.origin.serve("/broken.mp4", content: .data(Data(repeating: 0xAB, count: 2 << 20), mimeType: "video/mp4"))
             var configuration = PreloaderConfiguration()
             configuration.assumedBitrate = 800_000

@@ -1,5 +1,6 @@
 import Foundation
 import MediaCache
+import MediaCacheFixtures
 import MediaCacheTesting
 import Testing
 
@@ -13,12 +14,12 @@ import Testing
         .data(Data(text.utf8), mimeType: "application/vnd.apple.mpegurl")
     }
 
-    func revalidated(_ harness: LoaderHarness, _ path: String, maximumAge: Duration) async throws -> RevalidatedContent {
+    func revalidated(_ harness: EngineFixture, _ path: String, maximumAge: Duration) async throws -> RevalidatedContent {
         try await harness.loader.revalidatedContent(of: harness.origin.url(path), maximumLength: limit) { _ in maximumAge }
     }
 
     @Test func aFreshCopyIsServedWithoutAskingTheOrigin() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.origin.serve("/a.m3u8", content: content("#EXTM3U\n#EXT-X-ENDLIST\n"))
             let first = try await revalidated(harness, "/a.m3u8", maximumAge: .seconds(60))
             #expect(first.source == .network && !first.isStale)
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func anOlderCopyIsConfirmedWithItsValidatorsAndCostsNoBody() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             let served = content("#EXTM3U\n#EXTINF:4,\na.ts\n")
             harness.origin.serve("/live.m3u8", content: served)
             _ = try await revalidated(harness, "/live.m3u8", maximumAge: .zero)
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func aChangedResourceReplacesTheOldOneInANewGeneration() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.origin.serve("/live.m3u8", content: content("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:4,\na1.ts\n"))
             let first = try await revalidated(harness, "/live.m3u8", maximumAge: .zero)
             let newer = "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:2\n#EXTINF:4,\na2.ts\n#EXTINF:4,\na3.ts\n"
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func anUnreachableOriginGetsTheStoredCopyMarkedStale() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.origin.serve("/a.m3u8", content: content("#EXTM3U\n#EXTINF:4,\na.ts\n"))
             let url = harness.origin.url("/a.m3u8")
             let first = try await revalidated(harness, "/a.m3u8", maximumAge: .zero)
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func aGoneResourceIsReportedNotServedStale() async throws {
-        try await LoaderHarness.run { harness in
+        try await EngineFixture.run { harness in
             harness.origin.serve("/a.m3u8", content: content("#EXTM3U\n"))
             _ = try await revalidated(harness, "/a.m3u8", maximumAge: .zero)
             harness.origin.remove("/a.m3u8")
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func aResourceLongerThanTheLimitIsRefusedWhileItArrives() async throws {
-        try await LoaderHarness.run(configureLoader: { $0.retry = .never }) { harness in
+        try await EngineFixture.run(loading: { $0.retry = .never }) { harness in
             var chunked = TestOrigin.Misbehavior()
             chunked.chunked = true
             harness.origin.serve("/big.m3u8", content: .pattern(length: 3 << 20, seed: 3, mimeType: "application/x-mpegurl"))

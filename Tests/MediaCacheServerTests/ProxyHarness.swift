@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import MediaCache
 import MediaCacheAPI
+import MediaCacheFixtures
 import MediaCacheHLS
 import MediaCacheHTTP
 import MediaCacheServer
@@ -10,50 +11,43 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 
-/// A proxy server on a free loopback port, in front of a test origin, with a client to ask it.
+/// A proxy server on a free loopback port over an ``EngineFixture``'s engine, with a client to ask it.
 struct ProxyHarness {
-    let origin: TestOrigin
-    let directory: TemporaryDirectory
-    let engine: CacheEngine
-    let upstream: HTTPOrigin
+    let fixture: EngineFixture
     let client: HTTPClient
     let port: Int
     private let server: Task<Void, any Error>
 
-    var store: MediaStore { engine.store }
-    var loader: MediaLoader { engine.loader }
+    var origin: TestOrigin { fixture.origin }
+    var directory: TemporaryDirectory { fixture.directory }
+    var engine: CacheEngine { fixture.engine }
+    var store: MediaStore { fixture.store }
+    var loader: MediaLoader { fixture.loader }
 
-    /// Runs `body` with a running proxy, configured by `configure`, over an engine configured
-    /// by `configureEngine`, and always shuts everything down.
+    /// Runs `body` with a running proxy, configured by `configure`, over a fixture's engine
+    /// configured by the other closures (see ``EngineFixture/run(isolation:origin:headers:engine:loading:storing:_:)``),
+    /// and always shuts everything down.
     static func run(configure: (inout ProxyServer.Configuration) -> Void = { _ in },
                     engine configureEngine: (inout CacheEngine.Configuration) -> Void = { _ in },
-                    loading configureLoading: (inout LoaderConfiguration) -> Void = { _ in },
-                    storing configureStore: (inout StoreConfiguration) -> Void = { _ in },
+                    loading: (inout LoaderConfiguration) -> Void = { _ in },
+                    storing: (inout StoreConfiguration) -> Void = { _ in },
                     _ body: (ProxyHarness) async throws -> Void) async throws {
-        let origin = try await TestOrigin.start()
-        let directory = try TemporaryDirectory()
-        var storage = StoreConfiguration()
-        storage.eviction = .unlimited
-        configureStore(&storage)
-        let store = try MediaStore.open(at: directory.path, configuration: storage)
-        let upstream = HTTPOrigin()
-        var loading = LoaderConfiguration()
-        loading.retry = .exponential(attempts: 3, initial: .milliseconds(10), maximum: .milliseconds(50))
-        configureLoading(&loading)
+        let fixture = try await EngineFixture.start(engine: configureEngine, loading: loading, storing: storing)
         var configuration = ProxyServer.Configuration(host: "127.0.0.1", port: 0)
         configure(&configuration)
-        var engineConfiguration = CacheEngine.Configuration()
-        engineConfiguration.loader = loading
-        configureEngine(&engineConfiguration)
-        let engine = CacheEngine(owning: store, origin: upstream, configuration: engineConfiguration)
-        let proxy = try ProxyServer(engine: engine, configuration: configuration)
+        let proxy: ProxyServer
+        do {
+            proxy = try ProxyServer(engine: fixture.engine, configuration: configuration)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let server = Task { try await proxy.run(handlingSignals: false) { portContinuation.yield($0) } }
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        let harness = ProxyHarness(origin: origin, directory: directory, engine: engine, upstream: upstream,
-                                   client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup), port: port,
-                                   server: server)
+        let harness = ProxyHarness(fixture: fixture, client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup),
+                                   port: port, server: server)
         do {
             try await body(harness)
         } catch {
@@ -67,10 +61,7 @@ struct ProxyHarness {
         server.cancel()
         _ = await server.result
         try? await client.shutdown()
-        try? await engine.shutdown()
-        try? await upstream.shutdown()
-        try? await origin.stop()
-        directory.remove()
+        await fixture.stop()
     }
 
     /// The proxy URL of `path` on the test origin.

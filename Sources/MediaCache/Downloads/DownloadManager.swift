@@ -48,14 +48,13 @@ public actor DownloadManager {
     private let startsDownloads: Bool
     /// How downloads read: for downloading, with retries, committed every ``commitStep``.
     let fetcher: TargetFetcher
-    var records: [String: Download] = [:]
-    var order: [String] = []
+    /// Every download, until it is removed.
+    var records = JobReports<String, Download>(retention: .untilRemoved)
     /// Which downloads run, at most ``Configuration/maxConcurrentDownloads``, oldest first.
     private var queue: JobQueue<String, Void>
     var running: [String: Task<Void, Never>] = [:]
     /// The time indexes of the files being downloaded, for their seconds.
     var timeIndexes: [String: any MediaTimeIndex] = [:]
-    private var subscribers = Subscribers<Download>()
 
     var store: MediaStore { loader.store }
 
@@ -79,19 +78,18 @@ public actor DownloadManager {
         for stored in try loader.store.downloads() {
             guard let document = try? JSONDecoder().decode(Download.Document.self, from: stored.selection),
                   let state = DownloadState(name: stored.state, error: stored.error) else { continue }
-            records[stored.id] = Download(
+            records.record(Download(
                 id: stored.id, url: stored.url, title: stored.title, state: state.relaunched(),
                 selection: document.selection, resolved: document.resolved, isFile: document.isFile,
                 bytesDone: stored.bytesDone, bytesExpected: stored.bytesExpected, expectedIsEstimate: stored.expectedIsEstimate,
                 segmentsDone: document.segmentsDone, segmentCount: document.segmentCount, loadedSeconds: document.loadedSeconds,
-                durationSeconds: document.durationSeconds, renditions: document.renditions ?? [])
-            order.append(stored.id)
+                durationSeconds: document.durationSeconds, renditions: document.renditions ?? []), for: stored.id)
         }
-        for id in order { enqueue(id) }
+        for download in records.all { enqueue(download.id) }
     }
 
     /// Every download, oldest first.
-    public var downloads: [Download] { order.compactMap { records[$0] } }
+    public var downloads: [Download] { records.all }
 
     /// The download with identifier `id`, or of URL `id`.
     public func download(named name: String) -> Download? {
@@ -126,7 +124,6 @@ public actor DownloadManager {
             id: UUID().uuidString.lowercased(), url: url, title: title ?? url.lastPathComponent, state: paused ? .paused : .queued,
             selection: selection, resolved: nil, isFile: false, bytesDone: 0, bytesExpected: nil, expectedIsEstimate: true,
             segmentsDone: 0, segmentCount: 0, loadedSeconds: 0, durationSeconds: 0)
-        order.append(download.id)
         try save(download)
         enqueue(download.id)
         return download
@@ -155,8 +152,7 @@ public actor DownloadManager {
     @discardableResult
     public func remove(_ name: String) async throws -> [ResourceKey] {
         let download = try existing(name)
-        records[download.id] = nil
-        order.removeAll { $0 == download.id }
+        records.remove(download.id)
         await stop(download.id)
         return try store.removeDownload(download.id)
     }
@@ -183,7 +179,7 @@ public actor DownloadManager {
 
     /// Every change to any download from now on.
     public func updates() -> AsyncStream<Download> {
-        subscribers.subscribe { id in Task { await self.unsubscribe(id) } }
+        records.subscribe { id in Task { await self.unsubscribe(id) } }
     }
 
     /// Stops every running download, leaving it to resume on the next start, and returns once
@@ -197,7 +193,7 @@ public actor DownloadManager {
     }
 
     private func unsubscribe(_ id: UUID) {
-        subscribers.remove(id)
+        records.unsubscribe(id)
     }
 
     private func existing(_ name: String) throws(DownloadError) -> Download {
@@ -234,12 +230,10 @@ public actor DownloadManager {
         }
     }
 
-    /// Records and publishes `download`.
     /// Publishes `download` and records it in the index. Subscribers see the change even when
     /// the index cannot take it (a full disk): it is this manager's state either way.
     func save(_ download: Download) throws {
-        records[download.id] = download
-        subscribers.yield(download)
+        records.record(download, for: download.id)
         let now = Date()
         let stored = StoredDownload(
             id: download.id, url: download.url, title: download.title,

@@ -35,14 +35,13 @@ public actor Preloader {
     private var queue: JobQueue<ResourceKey, Request>
     private let fetcher: TargetFetcher
     private var tasks: [ResourceKey: Task<Void, Never>] = [:]
-    private var reports: [ResourceKey: PreloadJob] = [:]
-    private var ended: [ResourceKey] = []
-    private var subscribers = Subscribers<PreloadJob>()
+    private var reports: JobReports<ResourceKey, PreloadJob>
 
     /// Creates a preloader over `loader`.
     public init(loader: MediaLoader, configuration: PreloaderConfiguration = PreloaderConfiguration()) {
         self.loader = loader
         self.configuration = configuration
+        reports = JobReports(retention: .lastEnded(configuration.endedJobsKept))
         queue = JobQueue(limit: configuration.maxConcurrentJobs, order: .priorityThenNewest) { earlier, later in
             Request(url: later.url, amount: earlier.amount.merged(with: later.amount), maximumBandwidth: later.maximumBandwidth)
         }
@@ -74,7 +73,6 @@ public actor Preloader {
         }
         let actions = queue.add(key, Request(url: url, amount: amount, maximumBandwidth: maximumBandwidth), priority: priority)
         if reports[key].map({ $0.state.isFinal }) ?? true {
-            ended.removeAll { $0 == key }
             report(PreloadJob(url: url, key: key, amount: amount, priority: priority, state: .queued))
         } else if let merged = queue.waiting[key], reports[key]?.state == .queued {
             update(key) { report in
@@ -94,7 +92,7 @@ public actor Preloader {
 
     /// Cancels every preload.
     public func cancelAll() {
-        for (key, job) in reports where job.state == .queued { end(key, .cancelled) }
+        for job in reports.all where job.state == .queued { end(job.key, .cancelled) }
         perform(queue.cancelAll())
     }
 
@@ -109,9 +107,9 @@ public actor Preloader {
     /// Every running, queued and recently ended job: running first, then queued by rank, then
     /// ended, newest first.
     public var jobs: [PreloadJob] {
-        let running = reports.values.filter { $0.state == .running }.sorted { $0.url.absoluteString < $1.url.absoluteString }
+        let running = reports.all.filter { $0.state == .running }.sorted { $0.url.absoluteString < $1.url.absoluteString }
         let queued = queue.ranked.compactMap { reports[$0.key] }
-        return running + queued + ended.reversed().compactMap { reports[$0] }
+        return running + queued + reports.endedLatestFirst
     }
 
     /// The jobs of `urls` among ``jobs``, in the same order.
@@ -122,18 +120,17 @@ public actor Preloader {
 
     /// Every change to any job from now on, as it happens.
     public func updates() -> AsyncStream<PreloadJob> {
-        subscribers.subscribe { id in Task { await self.unsubscribe(id) } }
+        reports.subscribe { id in Task { await self.unsubscribe(id) } }
     }
 
     private func unsubscribe(_ id: UUID) {
-        subscribers.remove(id)
+        reports.unsubscribe(id)
     }
 
     private func perform(_ actions: [JobQueue<ResourceKey, Request>.Action]) {
         for action in actions {
             switch action {
             case .start(let job):
-                ended.removeAll { $0 == job.key }
                 report(PreloadJob(url: job.request.url, key: job.key, amount: job.request.amount, priority: job.priority,
                                   state: .running))
                 tasks[job.key] = Task { await self.run(job) }
@@ -193,19 +190,14 @@ public actor Preloader {
             report.state = state
             if let error { report.error = error }
         }
-        ended.removeAll { $0 == key }
-        ended.append(key)
-        while ended.count > configuration.endedJobsKept { reports[ended.removeFirst()] = nil }
+        reports.end(key)
     }
 
     private func update(_ key: ResourceKey, _ change: (inout PreloadJob) -> Void) {
-        guard var report = reports[key] else { return }
-        change(&report)
-        self.report(report)
+        reports.update(key, change)
     }
 
     private func report(_ job: PreloadJob) {
-        reports[job.key] = job
-        subscribers.yield(job)
+        reports.record(job, for: job.key)
     }
 }

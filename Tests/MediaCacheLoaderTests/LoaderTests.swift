@@ -128,13 +128,13 @@ import Testing
             let content = harness.serve("/open.bin", length: 1_000,
                                         misbehavior: .init(chunked: true, bytesPerSecond: 250, firstByteDelay: .seconds(5)))
             let url = harness.origin.url("/open.bin")
-            let hasFirstBytes = Locked(false)
+            let (firstBytes, firstBytesArrive) = AsyncStream.makeStream(of: Void.self)
             let whole = Task {
                 var read = harness.loader.read(url, ByteRequest(offset: 0, takesAll: true)).makeAsyncIterator()
                 var bytes = Data()
                 while bytes.count < 1_000, let chunk = try await read.next() {
                     bytes.append(chunk.bytes)
-                    hasFirstBytes.withLock { $0 = true }
+                    firstBytesArrive.yield()
                 }
                 // The first request has ended; the reader leaves before the second one's answer.
                 try await Task.sleep(for: .milliseconds(300))
@@ -143,7 +143,8 @@ import Testing
             }
             // While the first body arrives, a short read further on joins the fetch, which then
             // asks for more.
-            for _ in 0..<1_000 where !hasFirstBytes.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            var firstBytesArrived = firstBytes.makeAsyncIterator()
+            _ = await firstBytesArrived.next()
             let short = try await harness.read("/open.bin", ByteRequest(offset: 990, length: 7))
             #expect(Bytes(short.bytes) == Bytes(content.bytes(in: 990..<997)))
             #expect(Bytes(try await whole.value) == Bytes(content.bytes(in: 0..<1_000)))

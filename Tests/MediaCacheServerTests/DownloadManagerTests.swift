@@ -21,13 +21,17 @@ import Testing
         return files
     }
 
-    /// Waits for the download of `url` to reach a final state.
+    /// The download of `url` once it no longer waits or runs.
     func settled(_ manager: DownloadManager, _ url: URL) async throws -> Download {
-        while true {
-            let download = try #require(await manager.download(named: url.absoluteString))
-            if download.state == .completed || download.state.error != nil { return download }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await manager.settled(url.absoluteString)
+    }
+
+    /// Download `id` once `condition` holds of it, as the manager's updates tell.
+    func reached(_ manager: DownloadManager, _ id: String, _ condition: (Download) -> Bool) async throws -> Download {
+        let updates = await manager.updates()
+        if let now = await manager.download(named: id), condition(now) { return now }
+        for await download in updates where download.id == id && condition(download) { return download }
+        throw CancellationError()
     }
 
     func originBytes(_ proxy: ProxyHarness, _ files: [String: Data]) -> Int64 {
@@ -175,10 +179,7 @@ import Testing
             let url = proxy.origin.url("/films/clip.mp4")
             let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let download = try await manager.download(url)
-            while (await manager.download(named: download.id)?.bytesDone ?? 0) < Int64(bytes.count) / 2 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            let halfway = try #require(await manager.download(named: download.id))
+            let halfway = try await reached(manager, download.id) { $0.bytesDone >= Int64(bytes.count) / 2 }
             #expect(halfway.durationSeconds > 9.9)
             #expect(halfway.loadedSeconds > 0 && halfway.loadedSeconds < halfway.durationSeconds, "\(halfway.loadedSeconds) s")
             let done = try await settled(manager, url)
@@ -193,14 +194,14 @@ import Testing
             let master = proxy.origin.url("/hls/master.m3u8")
             var manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let download = try await manager.download(master)
-            while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 1 { try await Task.sleep(for: .milliseconds(20)) }
+            _ = try await reached(manager, download.id) { $0.segmentsDone >= 1 }
             try await manager.pause(download.id)
             let paused = try #require(await manager.download(named: download.id))
             #expect(paused.state == .paused)
             #expect(paused.renditions.contains { !$0.loaded.isEmpty }, "time ranges as segments arrive")
             #expect(paused.renditions.allSatisfy { $0.loadedSeconds < $0.expected.upperBound })
             try await manager.resume(download.id)
-            while (await manager.download(named: download.id)?.segmentsDone ?? 0) < 3 { try await Task.sleep(for: .milliseconds(20)) }
+            _ = try await reached(manager, download.id) { $0.segmentsDone >= 3 }
             // The process ends while it downloads; the next one resumes it by itself.
             await manager.shutdown()
             #expect(try proxy.store.downloads().first?.state == "downloading")

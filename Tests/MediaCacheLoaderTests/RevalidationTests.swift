@@ -31,6 +31,24 @@ import Testing
         }
     }
 
+    @Test func aLargeContentThatChangesAfterItsFirstBytesIsReadWholeInItsNewVersion() async throws {
+        try await EngineFixture.run { harness in
+            let old = TestOrigin.Content.pattern(length: 400_000, seed: 1)
+            harness.origin.serve("/big.m3u8", content: old)
+            harness.origin.setMisbehavior(.init(holdsBodies: true), for: "/big.m3u8")
+            let read = Task { try await revalidated(harness, "/big.m3u8", maximumAge: .seconds(60)) }
+            await harness.origin.requested("/big.m3u8")
+            let new = TestOrigin.Content.pattern(length: 450_000, seed: 2)
+            harness.origin.serve("/big.m3u8", content: new)
+            harness.origin.releaseBodies(of: "/big.m3u8")
+            let content = try await read.value
+            #expect(content.body == new.bytes(in: 0..<450_000), "never the old version's first bytes and the new one's rest")
+            #expect(content.record.contentInfo.totalLength == 450_000)
+            let requests = harness.origin.requests(for: "/big.m3u8")
+            #expect(requests.map(\.range) == ["bytes=0-262143", "bytes=262144-"] && requests.last?.ifRange == old.etag)
+        }
+    }
+
     @Test func anOlderCopyIsConfirmedWithItsValidatorsAndCostsNoBody() async throws {
         try await EngineFixture.run { harness in
             let served = content("#EXTM3U\n#EXTINF:4,\na.ts\n")

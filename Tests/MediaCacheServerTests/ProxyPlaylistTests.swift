@@ -50,14 +50,15 @@ import Testing
         }
     }
 
-    @Test func aNewPlaylistCostsTheOriginOneRequestAndALargeOneTwo() async throws {
+    @Test func aNewPlaylistCostsTheOriginOneRequestAndALargeOneItsBytesOnce() async throws {
         try await ProxyHarness.run { proxy in
             let small = Data("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n".utf8)
             proxy.origin.serve("/small.m3u8", content: .data(small, mimeType: "application/vnd.apple.mpegurl"))
             #expect(try await proxy.request(proxy.proxied("/small.m3u8")).status == 200)
             #expect(proxy.origin.requests(for: "/small.m3u8").count == 1, "its first read is the whole of it: no probe before")
 
-            // Larger than the first read: its length comes with the first bytes, then it is read whole.
+            // Larger than the first read: its length comes with the first bytes, and the rest follows
+            // under If-Range, so that a changed playlist would come whole instead.
             var large = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"
             for index in 0..<12_000 { large += "#EXTINF:4,\nsegment\(index).ts\n" }
             large += "#EXT-X-ENDLIST\n"
@@ -65,7 +66,9 @@ import Testing
             let answer = try await proxy.request(proxy.proxied("/large.m3u8"))
             #expect(answer.status == 200 && text(answer).contains("/segment11999.ts\n#EXT-X-ENDLIST"))
             let requests = proxy.origin.requests(for: "/large.m3u8")
-            #expect(requests.map(\.range) == ["bytes=0-262143", nil], "the first bytes, then the whole: \(requests)")
+            #expect(requests.map(\.range) == ["bytes=0-262143", "bytes=262144-"], "\(requests)")
+            #expect(requests.last?.ifRange != nil)
+            #expect(proxy.origin.bytesSent(for: "/large.m3u8") < Int64(large.utf8.count) + 4_096, "each byte once")
         }
     }
 

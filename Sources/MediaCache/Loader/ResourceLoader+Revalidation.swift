@@ -53,18 +53,37 @@ extension ResourceLoader {
     static let firstReadLength: Int64 = 256 << 10
 
     /// The content read from the origin with nothing stored to confirm: its first
-    /// ``firstReadLength`` bytes, which are the whole of it or tell its length; the rest (up
-    /// to `maximumLength`) in a second request for the whole, so that two versions never mix.
-    /// An origin that ignores ranges answers with the whole at once.
+    /// ``firstReadLength`` bytes, which are the whole of it or tell its length (past
+    /// `maximumLength`, it is refused before more is read). The rest follows under `If-Range`,
+    /// so that two versions never mix; without a validator to ask it with, the whole is
+    /// asked for again. An origin that ignores ranges answers with the whole at once.
     private func firstRead(maximumLength: Int64) async throws(LoaderError) -> RevalidatedContent {
-        let first = try await fetchWithRetries(OriginRequest(url: url, bytes: ByteRequest(offset: 0, length: min(Self.firstReadLength, maximumLength + 1))))
+        let asked = ByteRequest(offset: 0, length: min(Self.firstReadLength, maximumLength + 1))
+        let first = try await fetchWithRetries(OriginRequest(url: url, bytes: asked))
         switch first.kind {
         case .full:
             return try await replace(with: first, maximumLength: maximumLength)
         case .partial(offset: 0, let length?) where length == first.info.totalLength:
             return try await replace(with: first, maximumLength: maximumLength)
         case .partial(offset: 0, _):
-            if let length = first.info.totalLength, length > maximumLength { throw .tooLarge(url: url, limit: maximumLength) }
+            guard let length = first.info.totalLength else { break }
+            if length > maximumLength { throw .tooLarge(url: url, limit: maximumLength) }
+            guard let validator = first.info.ifRangeValidator else { break }
+            let head = try await body(of: first, maximumLength: maximumLength)
+            let rest = try await fetchWithRetries(OriginRequest(url: url, bytes: ByteRequest(offset: Int64(head.count)),
+                                                                ifRange: validator))
+            switch rest.kind {
+            case .partial(offset: let offset, _) where offset == Int64(head.count):
+                let body = try await head + self.body(of: rest, maximumLength: maximumLength - offset)
+                guard Int64(body.count) == length else {
+                    throw .origin(.invalidResponse("the body ended at byte \(body.count) of \(length)", url: url))
+                }
+                return try replace(with: body, info: first.info)
+            case .full:
+                return try await replace(with: rest, maximumLength: maximumLength)
+            case .partial, .rangeNotSatisfiable, .notModified:
+                break
+            }
         case .partial, .notModified:
             throw .origin(.invalidResponse("a request for the first bytes was answered with \(first.kind)", url: url))
         case .rangeNotSatisfiable:
@@ -106,6 +125,11 @@ extension ResourceLoader {
             throw .origin(.invalidResponse("a request for the whole resource was answered with \(response.kind)", url: url))
         }
         if let length = response.info.totalLength, length > maximumLength { throw .tooLarge(url: url, limit: maximumLength) }
+        return try replace(with: await body(of: response, maximumLength: maximumLength), info: response.info)
+    }
+
+    /// The body of `response`, refused past `maximumLength` bytes.
+    private func body(of response: OriginResponse, maximumLength: Int64) async throws(LoaderError) -> Data {
         var body = Data()
         do {
             for try await chunk in response.body {
@@ -117,11 +141,16 @@ extension ResourceLoader {
         } catch {
             throw .origin(error as? OriginError ?? .transport("\(error)", url: url))
         }
+        return body
+    }
+
+    /// Stores `body`, which the origin described as `info`, in place of the stored content.
+    private func replace(with body: Data, info: ContentInfo) throws(LoaderError) -> RevalidatedContent {
         guard !body.isEmpty else { throw .origin(.invalidResponse("the body is empty", url: url)) }
         statistics.fetchedFromOrigin(body.count, of: key)
         let before = try storedRecord()?.generation
         let generation: Generation
-        do { generation = try store.replaceContent(of: url, with: body, info: response.info) } catch { throw .store(error) }
+        do { generation = try store.replaceContent(of: url, with: body, info: info) } catch { throw .store(error) }
         if let before, before != generation { contentMoved(to: generation) }
         guard let record = try storedRecord() else { throw .store(.unknownResource(key)) }
         return RevalidatedContent(record: record, body: body, source: .network, age: .zero)

@@ -10,7 +10,7 @@ import MediaCacheServer
 struct DownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "download", abstract: "Download an HLS presentation or a file for offline playback.",
-        discussion: "Prints the estimate, then progress, and exits 0 once everything selected is stored and pinned. "
+        discussion: "Prints the estimate, then progress (on standard error), and exits 0 once everything selected is stored and pinned. "
             + "Running it again for the same URL adds the new selections. Ctrl-C leaves the download paused; "
             + "`mediacache downloads resume` (or this command again) goes on where it stopped.")
 
@@ -67,7 +67,7 @@ struct DownloadCommand: AsyncParsableCommand {
                 try await session.close()
                 return
             }
-            let progress = DownloadProgress(isTerminal: isatty(STDOUT_FILENO) != 0, directory: cache.directory)
+            let progress = DownloadProgress(isTerminal: Output.progressIsTerminal, directory: cache.directory)
             while !["completed", "failed", "paused"].contains(report.state) {
                 if interrupt.happened {
                     _ = try await session.change(report.id, .pause)

@@ -5,7 +5,8 @@ import MediaCacheHLS
 import MediaCacheServer
 
 /// One line of download progress: bytes of expected (marked `~` while estimated), seconds
-/// loaded, rate and time left; redrawn in place on a terminal, a line per second otherwise.
+/// loaded, rate and time left, on standard error; redrawn in place on a terminal, a line per
+/// second otherwise.
 final class DownloadProgress {
     private let isTerminal: Bool
     /// The cache directory, whose free space the estimate line names.
@@ -26,8 +27,8 @@ final class DownloadProgress {
         if !printedEstimate, let expected = report.expectedBytes {
             printedEstimate = true
             let free = DiskSpace.available(at: directory).map(Output.bytes)
-            Output.line("\(report.title): \(report.expectedIsEstimate ? "about " : "")\(Output.bytes(expected)) to store"
-                        + (free.map { ", \($0) free" } ?? ""))
+            Output.progress("\(report.title): \(report.expectedIsEstimate ? "about " : "")\(Output.bytes(expected)) to store"
+                            + (free.map { ", \($0) free" } ?? "") + "\n")
         }
         let start = started ?? (now, report.bytesOnDisk)
         started = start
@@ -47,15 +48,14 @@ final class DownloadProgress {
         }
         let line = "\(report.state): " + parts.joined(separator: ", ")
         if isTerminal {
-            FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
+            Output.progress("\r\u{1B}[K" + line)
         } else if now.timeIntervalSince(lastLine) >= 1 {
             lastLine = now
-            Output.line(line)
+            Output.progress(line + "\n")
         }
     }
 
     func end(_ message: String) {
-        if isTerminal { FileHandle.standardOutput.write(Data("\n".utf8)) }
-        Output.line(message)
+        Output.progress((isTerminal ? "\n" : "") + message + "\n")
     }
 }

@@ -4,10 +4,26 @@ import MediaCacheServer
 
 /// Formatting shared by the commands.
 enum Output {
-    /// Writes a line to standard output at once, unbuffered, so that a process reading a pipe
-    /// sees it while the command keeps running.
+    /// Writes a line of a command's result to standard output at once, unbuffered, so that a
+    /// process reading a pipe sees it while the command keeps running.
     static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes progress to standard error, which leaves standard output to the result (the JSON
+    /// of `--json`, an id) for a pipe to read alone.
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Writes a warning or an error line to standard error.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Whether progress goes to a terminal, where it is redrawn in place.
+    static var progressIsTerminal: Bool {
+        isatty(STDERR_FILENO) != 0
     }
 
     /// `value` in the API's JSON form, so that `--json` prints what the API answers.

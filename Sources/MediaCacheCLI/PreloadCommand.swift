@@ -60,7 +60,7 @@ struct PreloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let session = try PreloadSession.open(cache)
-        let display = ProgressDisplay(isTerminal: isatty(STDOUT_FILENO) != 0)
+        let display = ProgressDisplay(isTerminal: Output.progressIsTerminal)
         let final: [PreloadJob]
         do {
             let started = try await session.start(urls.compactMap { try? OriginURL.check($0) }, amount: amount, priority: priority,
@@ -81,7 +81,7 @@ struct PreloadCommand: AsyncParsableCommand {
         try await session.close()
         let failed = final.filter { $0.state != .finished }
         guard failed.isEmpty else {
-            FileHandle.standardError.write(Data("mediacache: \(failed.count) of \(final.count) preloads did not finish\n".utf8))
+            Output.error("mediacache: \(failed.count) of \(final.count) preloads did not finish")
             throw ExitCode(1)
         }
     }

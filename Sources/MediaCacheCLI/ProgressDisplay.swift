@@ -3,8 +3,9 @@ import MediaCache
 import MediaCacheAPI
 import MediaCacheServer
 
-/// Shows preload jobs as they progress: bars redrawn in place on a terminal, otherwise a plain
-/// line whenever a job changes state or passes another tenth of its target.
+/// Shows preload jobs as they progress, on standard error: bars redrawn in place on a
+/// terminal, otherwise a plain line whenever a job changes state or passes another tenth of
+/// its target.
 final class ProgressDisplay {
     private let isTerminal: Bool
     private var linesDrawn = 0
@@ -19,7 +20,7 @@ final class ProgressDisplay {
             var text = linesDrawn > 0 ? "\u{1B}[\(linesDrawn)A" : ""
             for job in jobs { text += "\u{1B}[2K" + Self.bar(job) + "\n" }
             linesDrawn = jobs.count
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.progress(text)
             return
         }
         for job in jobs {
@@ -27,7 +28,7 @@ final class ProgressDisplay {
             let mark = "\(job.state.rawValue) \(tenth)"
             guard lastReported[job.key] != mark else { continue }
             lastReported[job.key] = mark
-            Output.line(Self.line(job))
+            Output.progress(Self.line(job) + "\n")
         }
     }
 

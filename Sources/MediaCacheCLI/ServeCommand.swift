@@ -179,7 +179,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try ServerAnnouncement(pid: getpid(), url: urls.root, token: configuration.token).write(in: directory)
         } catch {
-            Output.line("mediacache: could not write \(ServerAnnouncement.path(in: directory)) (\(error)); "
+            Output.error("mediacache: could not write \(ServerAnnouncement.path(in: directory)) (\(error)); "
                 + "other mediacache commands will not find this server")
         }
         Output.line("mediacache: caching proxy on \(urls.root.absoluteString) with the cache in \(directory)")

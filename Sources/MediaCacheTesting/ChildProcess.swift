@@ -42,21 +42,23 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     /// Starts the executable at `path` with `arguments`; its standard output is kept for
-    /// ``readAvailable()`` with `capturingOutput`, else discarded, and its standard error is
-    /// discarded. `environment` replaces the variables named in it.
+    /// ``readAvailable()`` with `capturingOutput`, its standard error with `capturingErrors`
+    /// (both in one stream when both are given), else each is discarded. `environment`
+    /// replaces the variables named in it.
     package static func spawn(path: String, _ arguments: [String], environment: [String: String] = [:],
-                             capturingOutput: Bool) throws -> ChildProcess {
-        let output = capturingOutput ? try OutputPipe() : nil
+                             capturingOutput: Bool, capturingErrors: Bool = false) throws -> ChildProcess {
+        let output = capturingOutput || capturingErrors ? try OutputPipe() : nil
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if let output {
-            posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        for (descriptor, isCaptured) in [(Int32(1), capturingOutput), (Int32(2), capturingErrors)] {
+            if let output, isCaptured {
+                posix_spawn_file_actions_adddup2(&actions, output.writeEnd, descriptor)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            }
         }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         var pid = pid_t()
         let spawned = CommandRun.spawn(&pid, path, arguments, actions: &actions, environment: variables)

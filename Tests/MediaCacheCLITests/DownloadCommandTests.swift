@@ -29,9 +29,10 @@ import Testing
 
         let run = try await mediacache(["download", master, "--title", "Film", "--audio", "de", "--variant", "lowest", "--json"] + cache)
         #expect(run.status == 0, "\(run.output)\(run.errorOutput)")
-        #expect(run.output.hasPrefix("Film: ") && run.output.contains(" to store"), "the estimate comes first: \(run.output)")
-        let json = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("{") })
-        let report = try APIJSON.decoder().decode(DownloadReport.self, from: Data(json.utf8))
+        #expect(run.errorOutput.hasPrefix("Film: ") && run.errorOutput.contains(" to store"),
+                "the estimate comes first, with the progress, on standard error: \(run.errorOutput)")
+        // Standard output is the JSON alone, for `jq` to read.
+        let report = try APIJSON.decoder().decode(DownloadReport.self, from: Data(run.output.utf8))
         #expect(report.state == "completed" && report.playableOffline && report.title == "Film")
         #expect(report.selection.audio.map(\.language) == ["de"] && report.selection.variant?.resolution == "320x240")
         #expect(report.segmentsDone == report.segmentCount && report.expectedBytes == report.bytesOnDisk)
@@ -100,7 +101,9 @@ import Testing
         let cache = ["--cache-dir", directory.appending("cache")]
 
         // Ctrl-C once the download has stored something, however slowly the machine starts it.
-        let download = try ChildProcess.spawn(path: mediacache, ["download", url] + cache, capturingOutput: true)
+        // Progress and logs are on standard error.
+        let download = try ChildProcess.spawn(path: mediacache, ["download", url] + cache, capturingOutput: false,
+                                              capturingErrors: true)
         var output = ""
         while !output.contains("downloading: "), !output.contains("completed") {
             let chunk = download.readAvailable()
@@ -111,11 +114,13 @@ import Testing
         output += String(decoding: download.readToEnd(), as: UTF8.self)
         #expect(download.waitForExit() == 130, "\(output)")
         #expect(output.contains("paused; resume with: mediacache downloads resume"), "\(output)")
+        #expect(!output.contains("retrying") && !output.contains("malformed"), "a pause is no origin failure: \(output)")
         let listed = try await CommandRun.run(path: mediacache, ["downloads", "--json"] + cache)
         let paused = try #require(try APIJSON.decoder().decode([DownloadReport].self, from: Data(listed.output.utf8)).first)
         #expect(paused.state == "paused" && paused.bytesOnDisk > 0 && paused.segmentsDone < paused.segmentCount, "\(paused)")
 
         let again = try await CommandRun.run(path: mediacache, ["download", url] + cache)
-        #expect(again.status == 0 && again.output.contains("completed"), "\(again.output)\(again.errorOutput)")
+        #expect(again.status == 0 && again.errorOutput.contains("completed"), "\(again.output)\(again.errorOutput)")
+        #expect(again.output.isEmpty, "without --json, nothing but progress: \(again.output)")
     }
 }

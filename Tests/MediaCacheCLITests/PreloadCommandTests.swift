@@ -26,7 +26,9 @@ import Testing
         origin.serve("/a.bin", content: .pattern(length: 2 << 20, seed: 8))
         let run = try await mediacache("preload", origin.url("/a.bin").absoluteString, "--bytes", "256K")
         #expect(run.status == 0, "\(run.errorOutput)")
-        let lines = run.output.split(separator: "\n")
+        // Progress is on standard error; standard output stays empty.
+        #expect(run.output.isEmpty, "\(run.output)")
+        let lines = run.errorOutput.split(separator: "\n")
         #expect(lines.last == "\(origin.url("/a.bin").absoluteString): finished 100% (256.0 KiB of 256.0 KiB, first bytes)")
         let listing = try await mediacache("ls", "--json")
         let entries = try APIJSON.decoder().decode([EntryReport].self, from: Data(listing.output.utf8))
@@ -34,7 +36,7 @@ import Testing
 
         let missing = try await mediacache("preload", origin.url("/missing.mp4").absoluteString)
         #expect(missing.status == 1)
-        #expect(missing.output.contains("failed"))
+        #expect(missing.errorOutput.contains("failed"))
         #expect(missing.errorOutput.contains("1 of 1 preloads did not finish"))
         let invalid = try await mediacache("preload", "ftp://example.com/x", "--seconds", "3")
         #expect(invalid.status != 0 && invalid.errorOutput.contains("not an http or https URL"))
@@ -55,8 +57,8 @@ import Testing
         let url = origin.url("/clip.mp4").absoluteString
         let run = try await mediacache("preload", url, "--seconds", "3")
         #expect(run.status == 0, "\(run.errorOutput)")
-        #expect(run.output.contains("\(url): finished 100%"))
-        #expect(run.output.contains("mp4 time index"))
+        #expect(run.errorOutput.contains("\(url): finished 100%"))
+        #expect(run.errorOutput.contains("mp4 time index"))
         #expect(origin.bytesSent(for: "/clip.mp4") < Int64(media.count) / 3)
 
         let proxied = server.root + "http/127.0.0.1:\(origin.port)/clip.mp4"

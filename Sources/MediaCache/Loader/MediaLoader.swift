@@ -32,6 +32,8 @@ public final class MediaLoader: Sendable {
     }
 
     private let entries = Locked<[ResourceKey: Entry]>([:])
+    /// Whether ``stopFetches()`` ended fetching for good.
+    private let isStopped = Locked(false)
     let recorder: StatisticsRecorder
 
     /// Whether a player is waiting for the network; preloads wait for it to be quiet.
@@ -101,6 +103,18 @@ public final class MediaLoader: Sendable {
         ByteStream(loader: self, url: url, request: request, purpose: purpose)
     }
 
+    /// Stops every fetch under way, those draining what they asked for included, and returns
+    /// once they have stopped; from then on, a reader that needs the origin ends with
+    /// ``LoaderError/cancelled`` (cached bytes are still read). Call it before the origin shuts
+    /// down, so that no fetch meets a connection closed under it and retries.
+    public func stopFetches() async {
+        let loaders = entries.withLock { entries in
+            isStopped.withLock { $0 = true }
+            return entries.values.map(\.loader)
+        }
+        for loader in loaders { await loader.stopFetches() }
+    }
+
     func acquire(_ url: URL) -> ResourceLoader {
         let key = store.key(for: url)
         return entries.withLock { entries in
@@ -114,7 +128,8 @@ public final class MediaLoader: Sendable {
             let holds = ResourceLoader.Holds(retain: { [weak self] in self?.retain(key) },
                                              release: { [weak self] in self?.release(key) })
             let loader = ResourceLoader(key: key, url: url, store: store, origin: origin, configuration: configuration,
-                                        statistics: recorder, playback: playback, holds: holds)
+                                        statistics: recorder, playback: playback, holds: holds,
+                                        isStopped: isStopped.withLock { $0 })
             entries[key] = Entry(loader: loader, users: 1, lease: store.beginUse(of: key))
             return loader
         }

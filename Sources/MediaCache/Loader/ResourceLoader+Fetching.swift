@@ -14,6 +14,18 @@ extension ResourceLoader {
         var isAnnounced = false
     }
 
+    /// Stops every fetch and returns once their tasks have ended; readers fail with
+    /// ``LoaderError/cancelled`` from now on instead of starting another.
+    func stopFetches() async {
+        isStopped = true
+        let tasks = Array(fetchTasks.values)
+        for task in tasks { task.cancel() }
+        for timer in drainTimers.values { timer.cancel() }
+        for id in readers.keys { readers[id]?.failure = .cancelled }
+        wakeReaders()
+        for task in tasks { await task.value }
+    }
+
     func startFetch(_ id: FetchID, from start: Int64) {
         let runner = FetchRunner(id: id, loader: self, isRanged: !plan.isSequential)
         holds.retain()

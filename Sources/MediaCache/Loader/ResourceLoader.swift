@@ -74,6 +74,8 @@ actor ResourceLoader {
     /// The revalidation under way, shared by every caller that needs one meanwhile.
     var revalidation: Task<RevalidatedContent, any Error>?
     private var nextReaderID = 0
+    /// Whether ``stopFetches()`` stopped this resource's fetches for good.
+    var isStopped = false
 
     /// How a fetch keeps this loader alive in its ``MediaLoader`` while it runs.
     struct Holds: Sendable {
@@ -82,8 +84,9 @@ actor ResourceLoader {
     }
 
     init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration,
-         statistics: StatisticsRecorder, playback: PlaybackActivity, holds: Holds) {
+         statistics: StatisticsRecorder, playback: PlaybackActivity, holds: Holds, isStopped: Bool = false) {
         self.holds = holds
+        self.isStopped = isStopped
         self.key = key
         self.url = url
         self.store = store
@@ -205,6 +208,7 @@ actor ResourceLoader {
     /// Has a fetch bring the bytes at the reader's position (a new one, or the one already
     /// bringing them) and suspends the reader until a fetch reports.
     private func waitForFetch(_ id: ReaderID, reader: Reader, record: ResourceRecord?) async throws(LoaderError) {
+        guard !isStopped else { throw .cancelled }
         let nextCached = record.flatMap { $0.available.firstRange(after: reader.position)?.lowerBound }
         let gapEnd = [nextCached, record?.contentInfo.totalLength, reader.end].compactMap { $0 }.min()
         let (decision, orphaned) = plan.reader(id, needs: reader.position, gapEnd: gapEnd)

@@ -106,12 +106,16 @@ public final class CacheEngine: Sendable {
     }
 
     /// Stops the cache's work in order: preloads are cancelled and downloads stopped (to resume
-    /// on the next start), then a store the engine opened is closed, its index flushed.
+    /// on the next start); then, when the engine made the loader, its fetches stop (those
+    /// draining what they asked for too, so that none meets the origin shut under it), and the
+    /// store is closed, its index flushed. Shut the origin down after this.
     ///
     /// - Throws: ``MediaStoreError`` when the store cannot be closed cleanly.
     public func shutdown() async throws(MediaStoreError) {
         await preloader.shutdown()
         await openedDownloads?.shutdown()
-        if ownsStore { try store.close() }
+        guard ownsStore else { return }
+        await loader.stopFetches()
+        try store.close()
     }
 }

@@ -48,6 +48,12 @@ enum CheckedOptions {
         { text in try seconds(text, field: field, in: 0...86_400, excludingLower: true) }
     }
 
+    static func liveOutage(_ text: String) throws -> Int {
+        try refusing { () throws(InputError) in
+            try CheckedNumber.integer(text, in: 1...1_000, field: "--live-outage", what: "a number of target durations")
+        }
+    }
+
     static func playlistAge(_ text: String) throws -> Double {
         try seconds(text, field: "--playlist-max-age", in: 0...86_400, excludingLower: false)
     }

@@ -55,6 +55,12 @@ struct ServeCommand: AsyncParsableCommand {
             transform: CheckedOptions.playlistAge)
     var playlistMaxAge: Double = 60
 
+    @Option(name: .customLong("live-outage"), parsing: .unconditional, help: ArgumentHelp(
+        "While a live playlist's origin fails, serve its last copy for this many target durations (1 to 1000), "
+            + "then answer 504 so that players end the stream. (default: 3)", valueName: "count"),
+            transform: CheckedOptions.liveOutage)
+    var liveOutage = 3
+
     @Option(name: .customLong("max-connections"), parsing: .unconditional, help: ArgumentHelp(
         "Answer connections beyond this many open at once (1 to 1000000) with 503. (default: 1024)", valueName: "count"),
             transform: CheckedOptions.connections)
@@ -144,7 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.sendTimeout = .milliseconds(Int64(sendTimeout * 1_000))
         var engineConfiguration = CacheEngine.Configuration()
         engineConfiguration.loader = loading
-        engineConfiguration.playlistFreshness = PlaylistFreshness(staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)))
+        engineConfiguration.playlistFreshness = PlaylistFreshness(staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)),
+                                                                  liveOutageTargetDurations: liveOutage)
 
         let store = try MediaStore.open(at: cache.directory, configuration: storage)
         if let encryption = storage.encryption {

@@ -93,7 +93,7 @@ import Testing
         }
     }
 
-    @Test func theLastCopyIsServedWithItsAgeWhenTheOriginIsGone() async throws {
+    @Test func aLiveCopyIsServedWithItsAgeForThreeTargetDurationsOfOutageThenTheStreamEnds() async throws {
         try await ProxyHarness.run { proxy in
             proxy.origin.serve("/live/index.m3u8", content: Self.window(3))
             let online = try await proxy.request(proxy.proxied("/live/index.m3u8"))
@@ -103,6 +103,40 @@ import Testing
             #expect(offline.status == 200 && offline.body == online.body)
             let age = try #require(offline.headers["age"].flatMap { Int($0) }, "the copy says how old it is")
             #expect(age >= 1)
+            // Three target durations (3 s) after the origin last confirmed it, the stream ends.
+            try await Task.sleep(for: .milliseconds(2_100))
+            let ended = try await proxy.request(proxy.proxied("/live/index.m3u8"))
+            #expect(ended.status == 504)
+            #expect(String(decoding: ended.body, as: UTF8.self).contains("was last confirmed by its origin 3 s ago"),
+                    "\(String(decoding: ended.body, as: UTF8.self))")
+        }
+    }
+
+    @Test func ffmpegEndsALiveStreamWhoseOriginDiedThroughTheProxy() async throws {
+        let ffmpeg = try Tools.require("ffmpeg")
+        try await ProxyHarness.run { proxy in
+            let files = try await TestHLS(.ts, seconds: 12).make(in: proxy.directory.path)
+            for (path, data) in files where path.hasSuffix(".ts") {
+                proxy.origin.serve("/live/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path)))
+            }
+            let vod = try MediaPlaylist(try Playlist(parsing: try #require(files["index.m3u8"])))
+            // A live window (no end) of the first three segments, which never moves.
+            var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(vod.targetDuration)\n#EXT-X-MEDIA-SEQUENCE:0\n"
+            for segment in vod.segments.prefix(3) { text += String(format: "#EXTINF:%.6f,\n", segment.duration) + segment.uri + "\n" }
+            proxy.origin.serve("/live/index.m3u8", content: .data(Data(text.utf8), mimeType: "application/vnd.apple.mpegurl"))
+            let outage = Task {
+                await proxy.origin.requested("/live/" + vod.segments[2].uri)
+                try await proxy.origin.stop()
+            }
+            let started = ContinuousClock.now
+            // Reading the origin directly, ffmpeg ends about a second after it dies; through a proxy
+            // that served the last window for ever, it polled until killed.
+            let run = try await CommandRun.run(path: "/usr/bin/timeout", ["-k", "5", "60", ffmpeg, "-v", "error", "-i",
+                                                                          proxy.proxied("/live/index.m3u8"), "-f", "null", "-"])
+            try await outage.value
+            #expect(![124, 137].contains(run.status), "ffmpeg still read the stream a minute later")
+            let limit = Duration.seconds(3 * vod.targetDuration + 20)
+            #expect(ContinuousClock.now - started < limit, "ended within three target durations of the outage, and playback")
         }
     }
 

@@ -20,6 +20,8 @@ extension ResourceLoader {
         isStopped = true
         let tasks = Array(fetchTasks.values)
         for task in tasks { task.cancel() }
+        // A fetch waiting for its readers (paused ahead of them) is woken to see the stop.
+        for id in fetchTasks.keys where waits.stop(id) { resumeFetches([id]) }
         for timer in drainTimers.values { timer.cancel() }
         for id in readers.keys { readers[id]?.failure = .cancelled }
         wakeReaders()
@@ -282,10 +284,10 @@ extension ResourceLoader {
         _ = plan.fetch(id, reached: position)
         wakeReaders()
         while let furthest = plan.readers(of: id).compactMap({ readers[$0]?.position }).max(),
-              position - furthest > configuration.readahead, fetchTasks[id] != nil {
+              position - furthest > configuration.readahead, fetchTasks[id] != nil, !isStopped {
             await suspendFetch(id, .paused)
         }
-        return plan.fetches[id] != nil && fetchTasks[id] != nil
+        return plan.fetches[id] != nil && fetchTasks[id] != nil && !isStopped
     }
 
     /// A fetch is over. `endOfResource` is where the resource ended, if the body showed it; it

@@ -8,6 +8,12 @@ import Foundation
 /// multivariant playlist change rarely; they are served for ``staticMaximumAge``, then
 /// revalidated with the origin's validators.
 ///
+/// When the origin fails, the last copy is served, marked stale: a finished or multivariant
+/// playlist for as long as the outage lasts (it plays offline), a live one for
+/// ``liveOutageTargetDurations`` target durations since the origin last confirmed it, so that
+/// a player rides out a short outage but ends the stream after a long one, as it would reading
+/// the origin directly.
+///
 /// ```swift
 /// let freshness = PlaylistFreshness(staticMaximumAge: .seconds(300))
 /// let playlist = try await loader.revalidatedContent(of: url, maximumLength: Playlist.maximumSize,
@@ -17,10 +23,14 @@ public struct PlaylistFreshness: Hashable, Sendable {
     /// How long a VOD or multivariant playlist is served before it is revalidated.
     /// Default: 60 s.
     public var staticMaximumAge: Duration
+    /// For how many target durations since the origin last confirmed it a live playlist's
+    /// last copy is served while the origin fails. Default: 3.
+    public var liveOutageTargetDurations: Int
 
     /// Creates a policy.
-    public init(staticMaximumAge: Duration = .seconds(60)) {
+    public init(staticMaximumAge: Duration = .seconds(60), liveOutageTargetDurations: Int = 3) {
         self.staticMaximumAge = staticMaximumAge
+        self.liveOutageTargetDurations = liveOutageTargetDurations
     }
 
     /// How long the playlist `body` may be served without asking the origin.
@@ -31,6 +41,14 @@ public struct PlaylistFreshness: Hashable, Sendable {
             return staticMaximumAge
         }
         return targetDuration / 2
+    }
+
+    /// How long after the origin last confirmed it the live playlist `body` is still served
+    /// while the origin fails; `nil` for a finished or multivariant playlist, served as long
+    /// as the outage lasts.
+    public func maximumStaleAge(of body: Data) -> Duration? {
+        guard let targetDuration = Self.targetDuration(in: body), !Self.isFinished(body) else { return nil }
+        return targetDuration * liveOutageTargetDurations
     }
 
     /// Whether `body` carries `EXT-X-ENDLIST` or `EXT-X-PLAYLIST-TYPE:VOD`.

@@ -35,7 +35,9 @@ public struct PlaylistSource: Sendable {
     ///
     /// - Throws: ``LoaderError`` when it cannot be read (an origin failure with no stored
     ///   copy, ``LoaderError/tooLarge(url:limit:)`` past ``Playlist/maximumSize``);
-    ///   ``PlaylistError`` when its text is no playlist.
+    ///   ``LiveOutageError`` when it is live and its origin has failed for longer than
+    ///   ``PlaylistFreshness/maximumStaleAge(of:)``; ``PlaylistError`` when its text is no
+    ///   playlist.
     public func read(_ url: URL, purpose: ReadPurpose = .playback) async throws -> SourcedPlaylist {
         let isDownloaded = (try? store.isDownloaded(store.key(for: url))) ?? false
         let content: RevalidatedContent
@@ -50,6 +52,10 @@ public struct PlaylistSource: Sendable {
         } catch {
             // Named, not left to propagate: the compiler fails on a typed catch that is not exhaustive here.
             throw error
+        }
+        if let failure = content.staleReason, !isDownloaded, let age = content.age,
+           let limit = freshness.maximumStaleAge(of: content.body), age > limit {
+            throw LiveOutageError(url: url, age: age, failure: failure)
         }
         let playlist = try Playlist(parsing: content.body)
         let base = content.record.contentInfo.finalURL ?? url

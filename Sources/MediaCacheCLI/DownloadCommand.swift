@@ -56,7 +56,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let interrupt = Interrupt()
         let final: DownloadReport
         do {
-            var report = try await session.start(request, url: origin, selection: try request.checkedSelection())
+            var report = try await start(in: session, url: origin)
             if ["paused", "failed"].contains(report.state) {
                 // Asked for again: go on where it stopped.
                 _ = try await session.change(report.id, .resume)
@@ -89,6 +89,22 @@ struct DownloadCommand: AsyncParsableCommand {
         try await session.close()
         if json { print(try Output.json(final)) }
         guard final.state == "completed" else { throw ExitCode(1) }
+    }
+}
+
+extension DownloadCommand {
+    /// Starts the download; a selection the presentation cannot meet (a language it lacks) ends
+    /// the command with 64 and what the presentation has, as a bad argument does.
+    private func start(in session: DownloadSession, url: URL) async throws -> DownloadReport {
+        do {
+            return try await session.start(request, url: url, selection: try request.checkedSelection())
+        } catch let error as DownloadSelectionError {
+            Output.error("mediacache: \(error)")
+            throw ExitCode(64)
+        } catch ProxyClientError.status(400, let message) {
+            Output.error("mediacache: \(message)")
+            throw ExitCode(64)
+        }
     }
 }
 

@@ -78,6 +78,22 @@ import Testing
         #expect(server.stop().status == 0)
     }
 
+    @Test func aSelectionThePresentationLacksIsRefusedWithWhatItHas() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try await TestOrigin.start()
+        defer { Task { try? await origin.stop() } }
+        _ = try await serveMultivariant(origin, in: directory.path)
+        let cache = ["--cache-dir", directory.appending("cache")]
+        let master = origin.url("/hls/master.m3u8").absoluteString
+        let run = try await mediacache(["download", master, "--audio", "fr", "--json"] + cache)
+        #expect(run.status == 64, "\(run.output)\(run.errorOutput)")
+        #expect(run.errorOutput.contains("the presentation has no audio in fr; it has: en, de"), "\(run.errorOutput)")
+        #expect(run.output.isEmpty)
+        let listed = try await mediacache(["downloads", "--json"] + cache)
+        #expect(listed.output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "nothing was queued")
+    }
+
     @Test func aBadSelectionIsRefusedBeforeAnythingRuns() async throws {
         let run = try await mediacache(["download", "http://127.0.0.1:9/a.m3u8", "--variant", "fast", "--cache-dir", "/tmp/unused"])
         #expect(run.status == 64 && run.errorOutput.contains("variant"), "\(run.errorOutput)")

@@ -76,5 +76,25 @@ import Testing
                                             subtitles: .languages(["fr"]))) == ["720.m3u8", "de.m3u8", "subs-fr.m3u8"])
         let resolved = try DownloadSelection(variant: .lowest).resolve(in: multivariant, base: base)
         #expect(resolved.variant?.bandwidth == 800_000 && resolved.variant?.resolution == "640x360")
+
+        // What the presentation does not have is refused, with what it has.
+        func refusal(_ selection: DownloadSelection) -> String? {
+            do {
+                _ = try selection.resolve(in: multivariant, base: base)
+                return nil
+            } catch {
+                return (error as? DownloadSelectionError)?.description
+            }
+        }
+        #expect(refusal(DownloadSelection(audio: .languages(["de", "fr"])))
+            == "the presentation has no audio in fr; it has: de, en")
+        #expect(refusal(DownloadSelection(subtitles: .languages(["it"]))) == "the presentation has no subtitles in it; it has: en, fr")
+        #expect(refusal(DownloadSelection(variant: .maximumBandwidth(500_000)))
+            == "the presentation has no variant within 500000 bit/s; it has: 640x360 at 800000 bit/s, "
+            + "1280x720 at 2500000 bit/s, 1920x1080 at 5000000 bit/s")
+        #expect(refusal(DownloadSelection(variant: .maximumResolution(width: 320, height: 240)))?
+            .hasPrefix("the presentation has no variant within 320x240; it has: 640x360 at 800000 bit/s") == true)
+        #expect(throws: DownloadSelectionError.self) { try DownloadSelection(audio: .languages(["en"])).checkAlone() }
+        #expect(throws: Never.self) { try DownloadSelection(variant: .lowest, audio: .all).checkAlone() }
     }
 }

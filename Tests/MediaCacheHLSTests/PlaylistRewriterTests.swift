@@ -88,4 +88,31 @@ import Testing
         """)
         #expect(PlaylistRestriction.restricted(playlist, base: base) { _ in false } == playlist, "nothing kept: as it was")
     }
+
+    @Test func aVariantNamesOnlyGroupsThatAreLeft() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="de",URI="de.m3u8"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="fr",URI="fr.m3u8"
+        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
+        #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a",SUBTITLES="s",CLOSED-CAPTIONS="cc"
+        360.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=900000,AUDIO="a",SUBTITLES="s",CLOSED-CAPTIONS=NONE
+        480.m3u8
+
+        """
+        let playlist = try Playlist(parsing: Data(text.utf8))
+        let base = URL(string: "https://cdn.test/film/master.m3u8")!
+        let kept: Set<String> = ["360.m3u8", "480.m3u8"]
+        let restricted = PlaylistRestriction.restricted(playlist, base: base) { kept.contains($0.lastPathComponent) }
+        #expect(restricted.text == """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
+        #EXT-X-STREAM-INF:BANDWIDTH=800000,CLOSED-CAPTIONS="cc"
+        360.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=900000,CLOSED-CAPTIONS=NONE
+        480.m3u8
+
+        """, "no audio or subtitles group is left to name; closed captions are in the video")
+    }
 }

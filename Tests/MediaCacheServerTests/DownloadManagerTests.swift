@@ -49,6 +49,12 @@ import Testing
             let sentBefore = Dictionary(uniqueKeysWithValues: files.keys.map { ($0, proxy.origin.bytesSent(for: "/hls/" + $0)) })
 
             let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            await #expect {
+                try await manager.download(master, selection: DownloadSelection(audio: .languages(["fr"])))
+            } throws: { error in
+                "\(error)" == "the presentation has no audio in fr; it has: en, de"
+            }
+            #expect(await manager.downloads.isEmpty, "nothing was queued")
             let queued = try await manager.download(master, title: "Test film", selection: DownloadSelection(audio: .languages(["en"])))
             #expect(queued.state == .queued && queued.title == "Test film")
             let done = try await settled(manager, master)
@@ -75,6 +81,8 @@ import Testing
             let restricted = String(decoding: try await proxy.request(proxy.proxied("/hls/master.m3u8")).body, as: UTF8.self)
             #expect(!restricted.contains("v2/index.m3u8") && !restricted.contains("index_vtt.m3u8"), "offline, what was downloaded")
             #expect(restricted.contains("v0/index.m3u8") && restricted.contains("v1/index.m3u8"))
+            #expect(!restricted.contains("SUBTITLES="), "no variant names the subtitles group, which is not there: \(restricted)")
+            #expect(restricted.contains("AUDIO=\"group_aud\""), "the audio group is there, with English alone")
             let offline = try await CommandRun.run(path: ffmpeg, decode + [proxy.proxied("/hls/master.m3u8")] + output)
             #expect(offline.status == 0 && offline.errorOutput.isEmpty, "\(offline.errorOutput)")
             #expect(offline.output == direct.output, "offline, exactly as from the origin")

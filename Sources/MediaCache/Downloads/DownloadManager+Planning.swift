@@ -4,6 +4,16 @@ extension DownloadManager {
     /// What `download` fetches: the first plan of the configured planners (for an HLS
     /// presentation, the selection resolved and every segment, key and init section of the
     /// chosen playlists), otherwise the file.
+    /// Refuses `selection` of `url` when the presentation lacks what it names, as the first
+    /// planner that plans `url` finds; a file has no renditions to choose. A selection that
+    /// names no language and no bandwidth or resolution fits every presentation, and costs no
+    /// request here.
+    func check(_ selection: DownloadSelection, of url: URL) async throws {
+        guard selection.namesSomething else { return }
+        for planner in configuration.planners where try await planner.check(selection, of: url, loader: loader) { return }
+        try selection.checkAlone()
+    }
+
     func plan(_ download: Download) async throws -> (DownloadPlan, ResolvedSelection?) {
         for planner in configuration.planners {
             if let (plan, resolved) = try await planner.plan(download, loader: loader) { return (plan, resolved) }

@@ -107,11 +107,18 @@ public actor DownloadManager {
     /// downloaded or downloaded adds the new selection: only what is missing is fetched, into
     /// the same asset.
     ///
+    /// A selection that names a language, a bandwidth or a resolution is checked against the
+    /// presentation first, and refused when it lacks what it names.
+    ///
     /// - Parameter paused: Whether a new download waits for ``resume(_:)`` (as a download task
     ///   waits for its `resume()`).
+    /// - Throws: ``DownloadSelectionError`` for a selection the presentation cannot meet, with
+    ///   what it has; the origin's or the playlist's error when the presentation cannot be
+    ///   read to check it.
     @discardableResult
     public func download(_ url: URL, title: String? = nil, selection: DownloadSelection = DownloadSelection(),
-                         paused: Bool = false) throws -> Download {
+                         paused: Bool = false) async throws -> Download {
+        try await check(selection, of: url)
         if var existing = download(named: url.absoluteString) {
             existing.selection = selection
             if let title { existing.title = title }

@@ -63,4 +63,9 @@ public protocol DownloadPlanner: Sendable {
     /// - Parameter loader: The loader to read what planning needs through (with
     ///   ``ReadPurpose/download``), so that it is cached too.
     func plan(_ download: Download, loader: MediaLoader) async throws -> (DownloadPlan, ResolvedSelection)?
+
+    /// Whether this planner plans `url`, having refused a `selection` that names what the
+    /// presentation does not have (``DownloadSelectionError``): a download is checked so
+    /// before it is queued.
+    func check(_ selection: DownloadSelection, of url: URL, loader: MediaLoader) async throws -> Bool
 }

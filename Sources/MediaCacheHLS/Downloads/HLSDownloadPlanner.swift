@@ -19,6 +19,17 @@ public struct HLSDownloadPlanner: DownloadPlanner {
         self.playlists = playlists
     }
 
+    public func check(_ selection: DownloadSelection, of url: URL, loader: MediaLoader) async throws -> Bool {
+        guard try await PlaylistDetection.isPlaylist(url, loader: loader, purpose: .download) else { return false }
+        let top = try await playlists.read(url, purpose: .download)
+        if top.playlist.isMultivariant {
+            _ = try selection.resolve(in: MultivariantPlaylist(top.playlist), base: top.base)
+        } else {
+            try selection.checkAlone()
+        }
+        return true
+    }
+
     public func plan(_ download: Download, loader: MediaLoader) async throws -> (DownloadPlan, ResolvedSelection)? {
         guard try await PlaylistDetection.isPlaylist(download.url, loader: loader, purpose: .download) else {
             return nil
@@ -29,7 +40,7 @@ public struct HLSDownloadPlanner: DownloadPlanner {
             resolved = try download.selection.resolve(in: MultivariantPlaylist(top.playlist), base: top.base)
             if let earlier = download.resolved { resolved = earlier.merged(with: resolved) }
         } else {
-            resolved = DownloadSelection.alone(download.url)
+            resolved = try DownloadSelection.alone(download.url, selection: download.selection)
         }
         var playlistURLs = [download.url]
         var units: [DownloadPlan.Unit] = []

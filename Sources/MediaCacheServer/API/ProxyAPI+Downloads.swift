@@ -48,8 +48,12 @@ extension ProxyAPI {
             return Response.text(.badRequest, "the body must be JSON like {\"url\": \"https://…/master.m3u8\", \"audio\": \"en,de\"}")
         }
         if let refusal = configuration.allowedHosts?.refusal(of: url) { return refusal.response }
-        let download = try await downloads.download(url, title: asked.title, selection: selection)
-        return try Self.json(DownloadReport(download))
+        do {
+            let download = try await downloads.download(url, title: asked.title, selection: selection)
+            return try Self.json(DownloadReport(download))
+        } catch let error as DownloadSelectionError {
+            return Response.text(.badRequest, "\(error)")
+        }
     }
 
     /// The report of the download named by the path's `id` (an id or a URL) after `change`;

@@ -16,6 +16,12 @@ import Testing
         #expect(PlaylistFreshness().maximumStaleAge(of: live) == .seconds(18), "three target durations by default")
     }
 
+    @Test func aLivePlaylistWhoseTargetDurationCannotBeReadIsAskedForEveryTime() {
+        let broken = Data("#EXTM3U\n#EXT-X-TARGETDURATION:\n#EXTINF:6,\na.ts\n".utf8)
+        #expect(PlaylistFreshness().maximumAge(of: broken) == .zero)
+        #expect(PlaylistFreshness().maximumStaleAge(of: broken) == nil)
+    }
+
     @Test func finishedAndMultivariantPlaylistsAreServedStaleAsLongAsTheOutageLasts() {
         let freshness = PlaylistFreshness()
         for body in [vod, event, multivariant] {

@@ -33,18 +33,9 @@ import Testing
     @Test(arguments: [
         ("", 1, nil, "starts with #EXTM3U"),
         ("\u{0}\u{1}binary garbage", 1, nil, "starts with #EXTM3U"),
-        ("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin", 2, "EXT-X-KEY", "does not end"),
-        ("#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,,NAME=\"a\"", 2, "EXT-X-MEDIA", "not an attribute name"),
-        ("#EXTM3U\n#EXT-X-MAP:URI", 2, "EXT-X-MAP", "has no value"),
-        ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-ENDLIST", 2, "EXT-X-STREAM-INF", "no URI line"),
-        ("#EXTM3U\n#EXT-X-TARGETDURATION:four", 2, "EXT-X-TARGETDURATION", "not a whole number"),
-        ("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:99999999999999999999999", 2, "EXT-X-MEDIA-SEQUENCE", "not a whole number"),
-        ("#EXTM3U\n#EXTINF:abc,\nseg.ts", 2, "EXTINF", "not a duration"),
-        ("#EXTM3U\n#EXT-X-BYTERANGE:10@20@30", 2, "EXT-X-BYTERANGE", "not a byte range"),
-        ("#EXTM3U\n#EXT-X-PLAYLIST-TYPE:LIVE", 2, "EXT-X-PLAYLIST-TYPE", "neither VOD nor EVENT"),
         ("#EXTM3U\n\nseg\u{7}.ts", 3, nil, "control character U+0007"),
     ] as [(String, Int, String?, String)])
-    func malformedPlaylistsAreRefusedWithTheLineTheTagAndTheReason(_ text: String, _ line: Int, _ tag: String?, _ reason: String) {
+    func whatIsNoPlaylistTextIsRefusedWithTheLineAndTheReason(_ text: String, _ line: Int, _ tag: String?, _ reason: String) {
         do throws(PlaylistError) {
             _ = try Playlist(parsing: text)
             Issue.record("\(text.debugDescription) was accepted")
@@ -53,6 +44,49 @@ import Testing
             #expect(error.tag == tag)
             #expect(error.reason.contains(reason), "\(error)")
         }
+    }
+
+    /// As players do, a tag whose value cannot be read is kept as its text and written back
+    /// byte for byte; the typed readers name what is wrong with it.
+    @Test(arguments: [
+        ("#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin", "EXT-X-KEY", "does not end"),
+        ("#EXT-X-MAP:URI", "EXT-X-MAP", "has no value"),
+        ("#EXT-X-TARGETDURATION:four", "EXT-X-TARGETDURATION", "not a whole number"),
+        ("#EXT-X-TARGETDURATION:", "EXT-X-TARGETDURATION", "not a whole number"),
+        ("#EXT-X-MEDIA-SEQUENCE:-3", "EXT-X-MEDIA-SEQUENCE", "not a whole number"),
+        ("#EXT-X-MEDIA-SEQUENCE:99999999999999999999999", "EXT-X-MEDIA-SEQUENCE", "not a whole number"),
+        ("#EXTINF:abc,", "EXTINF", "not a number"),
+        ("#EXT-X-BYTERANGE:10@20@30", "EXT-X-BYTERANGE", "not a byte range"),
+        ("#EXT-X-PLAYLIST-TYPE:LIVE", nil, nil),
+    ] as [(String, String?, String?)])
+    func aTagThatCannotBeReadIsKeptAsItsText(_ line: String, _ tag: String?, _ reason: String?) throws {
+        let targetDuration = line.hasPrefix("#EXT-X-TARGETDURATION") ? "" : "#EXT-X-TARGETDURATION:4\n"
+        let text = "#EXTM3U\n\(targetDuration)\(line)\n#EXTINF:4,\nseg.ts\n"
+        let playlist = try Playlist(parsing: text)
+        #expect(playlist.text == text, "written back byte for byte")
+        do throws(PlaylistError) {
+            _ = try MediaPlaylist(playlist)
+            #expect(reason == nil, "the media playlist reader accepted \(line)")
+        } catch {
+            #expect(error.line == (targetDuration.isEmpty ? 2 : 3) && error.tag == tag, "\(error)")
+            #expect(reason.map { error.reason.contains($0) } ?? false, "\(error)")
+        }
+    }
+
+    @Test func aRenditionThatCannotBeReadIsKeptAndNamedByTheMultivariantReader() throws {
+        let text = "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,,NAME=\"a\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n"
+        let playlist = try Playlist(parsing: text)
+        #expect(playlist.text == text)
+        #expect(throws: PlaylistError(line: 2, tag: "EXT-X-MEDIA", reason: "',NAME' is not an attribute name (letters, digits and -)")) {
+            try MultivariantPlaylist(playlist)
+        }
+    }
+
+    @Test func aVariantWithoutItsURILineIsKeptAndLeftOutOfTheVariants() throws {
+        let text = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\nv.m3u8\n"
+        let playlist = try Playlist(parsing: text)
+        #expect(playlist.text == text)
+        #expect(try MultivariantPlaylist(playlist).variants.map(\.bandwidth) == [2])
     }
 
     @Test func anOverlongLineAndNonUTF8AreRefusedWithoutBufferingThem() {

@@ -8,6 +8,46 @@ import Testing
         ["http", "https"].contains(url.scheme ?? "") ? "/proxy/" + url.absoluteString : nil
     }
 
+    @Test func variableReferencesStayForThePlayerWhereverTheyStand() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-DEFINE:QUERYPARAM="token"
+        #EXT-X-DEFINE:IMPORT="path"
+        #EXT-X-DEFINE:NAME="host",VALUE="https://other.example"
+        #EXT-X-MAP:URI="{$path}/init.mp4?token={$token}"
+        #EXTINF:4,
+        media/{$path}/seg0.m4s?token={$token}
+        #EXTINF:4,
+        https://{$edge}.example/seg1.m4s
+        #EXTINF:4,
+        {$host}/seg2.m4s
+        #EXTINF:4,
+        {$imported}/seg3.m4s
+
+        """
+        let base = URL(string: "https://origin.example/v/index.m3u8?token=s3cret")!
+        let rewritten = PlaylistRewriter.rewritten(try Playlist(parsing: text), base: base, route: route).text
+        for expected in [
+            // Relative or absolute, the player tells once it substituted: as it is, it resolves
+            // against the proxied playlist when relative.
+            "#EXT-X-MAP:URI=\"{$path}/init.mp4?token={$token}\"",
+            "\n/proxy/https://origin.example/v/media/{$path}/seg0.m4s?token={$token}\n",
+            "\n/proxy/https://{$edge}.example/seg1.m4s\n",
+            "\n/proxy/https://other.example/seg2.m4s\n",
+            "\n{$imported}/seg3.m4s\n",
+            "#EXT-X-DEFINE:QUERYPARAM=\"token\"\n#EXT-X-DEFINE:IMPORT=\"path\"",
+        ] {
+            #expect(rewritten.contains(expected), "\(expected) in\n\(rewritten)")
+        }
+    }
+
+    @Test func aQueryParameterDefinesItsVariableForThePlaylistsOwnReading() throws {
+        let playlist = try Playlist(parsing: "#EXTM3U\n#EXT-X-DEFINE:QUERYPARAM=\"t\"\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\"\n")
+        let variables = PlaylistRewriter.definitions(in: playlist, base: URL(string: "https://o.example/p.m3u8?t=abc&u=2"))
+        #expect(variables == ["t": "abc", "a": "1"])
+    }
+
     @Test func everyURIAPlayerFollowsIsRoutedAndResolvedAgainstThePlaylist() throws {
         let base = URL(string: "https://origin.example/v/master.m3u8?sig=1")!
         let rewritten = PlaylistRewriter.rewritten(try Playlist(parsing: PlaylistCorpus.multivariant), base: base, route: route)

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A live media playlist (no `EXT-X-ENDLIST`, not `PLAYLIST-TYPE:VOD`) is served for at most
 /// half its target duration, the reload interval of RFC 8216 §6.3.4, so a player never gets a
-/// window older than that while the origin answers. A finished (VOD) playlist and a
+/// window older than that while the origin answers; one whose target duration cannot be read
+/// is asked for at every read. A finished (VOD) playlist and a
 /// multivariant playlist change rarely; they are served for ``staticMaximumAge``, then
 /// revalidated with the origin's validators.
 ///
@@ -37,10 +38,10 @@ public struct PlaylistFreshness: Hashable, Sendable {
     ///
     /// Reads only the tags that decide it, without parsing the playlist.
     public func maximumAge(of body: Data) -> Duration {
-        guard let targetDuration = Self.targetDuration(in: body), !Self.isFinished(body) else {
-            return staticMaximumAge
-        }
-        return targetDuration / 2
+        if Self.isFinished(body) { return staticMaximumAge }
+        if let targetDuration = Self.targetDuration(in: body) { return targetDuration / 2 }
+        // A live media playlist whose target duration cannot be read is asked for every time.
+        return body.range(of: Data("#EXTINF".utf8)) == nil ? staticMaximumAge : .zero
     }
 
     /// How long after the origin last confirmed it the live playlist `body` is still served

@@ -45,7 +45,7 @@ extension MediaPlaylist {
                 case "EXT-X-PROGRAM-DATE-TIME": next.programDateTime = text
                 case "EXT-X-GAP": next.isGap = true
                 case "EXT-X-KEY":
-                    guard let list = tag.attributes else { continue }
+                    let list = try reader.attributes(of: tag, index)
                     if let key = try reader.key(list, index, tag.name) {
                         keys.removeAll { $0.keyFormat == key.keyFormat }
                         keys.append(key)
@@ -53,7 +53,8 @@ extension MediaPlaylist {
                         keys = []
                     }
                 case "EXT-X-MAP":
-                    guard let list = tag.attributes, let uri = list["URI"] else { throw reader.error(index, tag.name, "URI is missing") }
+                    let list = try reader.attributes(of: tag, index)
+                    guard let uri = list["URI"] else { throw reader.error(index, tag.name, "URI is missing") }
                     let range = try list["BYTERANGE"].map { text throws(PlaylistError) in try reader.byteRange(text, index, tag.name) }
                     initSection = InitSection(uri: reader.substituted(uri),
                                               byteRange: range.map { ByteRange(offset: $0.offset ?? 0, length: $0.length) })

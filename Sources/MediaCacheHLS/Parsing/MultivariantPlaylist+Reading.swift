@@ -17,14 +17,17 @@ extension MultivariantPlaylist {
             switch line {
             case .tag(let tag):
                 switch tag.name {
-                case "EXT-X-STREAM-INF": pending = tag.attributes.map { ($0, index) }
+                case "EXT-X-STREAM-INF": pending = (try reader.attributes(of: tag, index), index)
                 case "EXT-X-I-FRAME-STREAM-INF":
-                    guard let list = tag.attributes, let uri = list["URI"] else { throw reader.error(index, tag.name, "URI is missing") }
+                    let list = try reader.attributes(of: tag, index)
+                    guard let uri = list["URI"] else { throw reader.error(index, tag.name, "URI is missing") }
                     building.iFrameVariants.append(try Self.variant(list, uri: reader.substituted(uri), index, tag.name, reader))
                 case "EXT-X-MEDIA":
-                    if let list = tag.attributes, let rendition = try Self.rendition(list, index, reader) { building.renditions.append(rendition) }
+                    if let rendition = try Self.rendition(reader.attributes(of: tag, index), index, reader) {
+                        building.renditions.append(rendition)
+                    }
                 case "EXT-X-SESSION-KEY":
-                    if let list = tag.attributes, let key = try reader.key(list, index, tag.name) { building.sessionKeys.append(key) }
+                    if let key = try reader.key(reader.attributes(of: tag, index), index, tag.name) { building.sessionKeys.append(key) }
                 case "EXT-X-START": if let list = tag.attributes { building.start = try reader.start(list, index) }
                 case "EXT-X-INDEPENDENT-SEGMENTS": building.hasIndependentSegments = true
                 default: continue

@@ -22,13 +22,16 @@ extension Playlist {
         try self.init(bytes: Array(data))
     }
 
-    /// Parses playlist text. Accepts what real playlists carry: CR LF line ends, blank lines,
-    /// whitespace around URIs, lower-case hexadecimal, unknown tags and attributes (kept in
-    /// place).
+    /// Parses playlist text. Accepts what real playlists carry, as players do: CR LF line ends,
+    /// blank lines, whitespace around URIs, lower-case hexadecimal, unknown tags and attributes
+    /// (kept in place), and tags whose value cannot be read (a malformed attribute list or
+    /// number, an unknown playlist type, a variant without its URI line), kept as their text
+    /// (``Tag/Value/text(_:)``), so that a playlist written back loses nothing; the typed
+    /// readers (``MediaPlaylist``, ``MultivariantPlaylist``) name what is wrong with them.
     ///
-    /// - Throws: ``PlaylistError`` with the line, the tag and what is wrong: no `#EXTM3U` first,
-    ///   text that is not UTF-8, control characters, an overlong line, a malformed attribute
-    ///   list or number, a variant without its URI line.
+    /// - Throws: ``PlaylistError`` with the line and what is wrong, for what is no playlist
+    ///   text at all: no `#EXTM3U` first, text that is not UTF-8, control characters, an
+    ///   overlong line.
     public init(parsing text: String) throws(PlaylistError) {
         try self.init(bytes: Array(text.utf8))
     }
@@ -43,23 +46,8 @@ extension Playlist {
         guard first.elementsEqual("#EXTM3U".utf8) else { throw PlaylistError(line: 1, tag: nil, reason: "a playlist starts with #EXTM3U") }
         var lines: [Line] = []
         lines.reserveCapacity(rows.count)
-        var awaitingVariantURI: Int?
         for (offset, row) in rows.enumerated().dropFirst() {
-            let number = offset + 1
-            let line = try Self.line(row, number: number)
-            switch line {
-            case .tag(let tag) where tag.name == "EXT-X-STREAM-INF":
-                if let pending = awaitingVariantURI { throw PlaylistError(line: pending, tag: tag.name, reason: "no URI line follows the variant") }
-                awaitingVariantURI = number
-            case .uri:
-                awaitingVariantURI = nil
-            default:
-                break
-            }
-            lines.append(line)
-        }
-        if let pending = awaitingVariantURI {
-            throw PlaylistError(line: pending, tag: "EXT-X-STREAM-INF", reason: "no URI line follows the variant")
+            lines.append(try Self.line(row, number: offset + 1))
         }
         self.init(lines: lines)
     }
@@ -81,15 +69,8 @@ extension Playlist {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return .tag(Tag(String(text.dropFirst()))) }
         let name = String(decoding: bytes[(bytes.startIndex + 1)..<colon], as: UTF8.self)
         let value = String(decoding: bytes[(colon + 1)...], as: UTF8.self)
-        if attributeTags.contains(name) {
-            do {
-                return .tag(Tag(name, .attributes(try AttributeList(parsing: value))))
-            } catch {
-                throw PlaylistError(line: number, tag: name, reason: "\(error)")
-            }
-        }
-        if let problem = TagValueCheck.problem(name: name, value: value) {
-            throw PlaylistError(line: number, tag: name, reason: problem)
+        if attributeTags.contains(name), let list = try? AttributeList(parsing: value) {
+            return .tag(Tag(name, .attributes(list)))
         }
         return .tag(Tag(name, .text(value)))
     }

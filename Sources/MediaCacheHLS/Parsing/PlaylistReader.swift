@@ -15,6 +15,23 @@ struct PlaylistReader {
         PlaylistError(line: Self.lineNumber(index), tag: tag, reason: reason)
     }
 
+    /// The attribute list of `tag`; when the parser kept its value as text because it could
+    /// not be read (see `Playlist.init(parsing:)`), the reason it cannot.
+    func attributes(of tag: Tag, _ index: Int) throws(PlaylistError) -> AttributeList {
+        switch tag.value {
+        case .attributes(let list):
+            return list
+        case .text(let text):
+            do {
+                return try AttributeList(parsing: text)
+            } catch {
+                throw self.error(index, tag.name, "\(error)")
+            }
+        case .none:
+            throw self.error(index, tag.name, "the attribute list is missing")
+        }
+    }
+
     /// `text` with the playlist's variables substituted.
     func substituted(_ text: String) -> String {
         PlaylistRewriter.substitute(variables, in: text)

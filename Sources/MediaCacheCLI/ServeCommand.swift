@@ -35,6 +35,11 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "host"))
     var allowedHosts: [String] = []
 
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+        "Let the scripts of pages from this web origin (https://app.example) read answers, as a JavaScript player does; "
+            + "repeat or separate with commas. Pages of other origins cannot.", valueName: "origin"))
+    var corsOrigins: [String] = []
+
     @Option(help: "A secret every request must carry (header or /t/<token>/ URLs); needed beyond loopback.")
     var token: String?
 
@@ -102,6 +107,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The CORS allow-list the options give, `nil` when none was given.
+    func corsAllowList() throws -> CORSAllowList? {
+        guard !corsOrigins.isEmpty else { return nil }
+        do {
+            return try CORSAllowList(Self.commaSeparated(corsOrigins))
+        } catch {
+            throw ValidationError("--cors-origin: \(error)")
+        }
+    }
+
     /// The query parameters left out of cache keys.
     var ignoredQueryNames: Set<String> {
         Set(Self.commaSeparated(ignoredQueryItems))
@@ -115,6 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try allowList()
+        _ = try corsAllowList()
         if ignoredQueryNames.contains(where: { $0.isEmpty || $0.contains("=") || $0.contains("&") }) {
             throw ValidationError("--ignore-query: give query parameter names, such as token or Expires")
         }
@@ -143,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.accessLog = accessLog ? logs + "/access.log" : nil
         configuration.errorLog = errorLog ? logs + "/error.log" : nil
         configuration.allowedHosts = try allowList()
+        configuration.cors = try corsAllowList()
         configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGrace * 1_000))
         configuration.limits.maxConnections = maxConnections
         configuration.limits.idleTimeout = .milliseconds(Int64(idleTimeout * 1_000))

@@ -11,6 +11,8 @@ struct DecisionResponder<Routes: HTTPResponder>: HTTPResponder where Routes.Cont
         switch context.decision {
         case .reject(let refusal):
             return refusal.response
+        case .preflight:
+            return Response(status: .noContent, headers: CORSAllowList.preflightFields)
         case .endpoint(let target) where target == request.head.path:
             return try await routes.respond(to: request, context: context)
         case .endpoint(let target):

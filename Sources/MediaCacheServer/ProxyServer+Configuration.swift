@@ -18,6 +18,9 @@ extension ProxyServer {
         public var port = 8080
         /// The origin hosts the proxy fetches from; `nil` allows any. Default: `nil`.
         public var allowedHosts: HostAllowList?
+        /// The web pages whose scripts may read the proxy's answers (a JavaScript player on
+        /// another origin than the proxy's); `nil` lets none. Default: `nil`.
+        public var cors: CORSAllowList?
         /// A secret every request must carry (see ``ProxyAccess``); required to listen beyond
         /// loopback. Default: `nil`.
         public var token: String?

@@ -92,7 +92,7 @@ public struct ProxyServer: Sendable {
         decoder.maxHeaderListSize = 4 * limits.maxHeaderListSize
         decoder.maxHeaderFieldCount = 4 * limits.maxHeaderFieldCount
         let rules = ProxyRules(access: ProxyAccess(token: configuration.token, limits: limits), allowedHosts: configuration.allowedHosts,
-                               targets: ProxyTargets(), hasMetrics: configuration.metrics != nil)
+                               targets: ProxyTargets(), hasMetrics: configuration.metrics != nil, cors: configuration.cors)
         let log = ProxyLog(access: accessLog, errors: errors)
         let responder = LoggingResponder(log: log, inner: DecisionResponder(proxy: proxy, routes: router.buildResponder()))
         let connections = ProxyChannel(responder: responder, rules: rules, loader: loader, log: log,

@@ -35,9 +35,9 @@ import Testing
 
     static func decide(_ target: String, method: HTTPRequest.Method = .get, _ fields: [(String, String)] = [],
                        stored: Stored = Stored(), token: String? = nil, allowedHosts: HostAllowList? = nil,
-                       limits: ProxyAccess.Limits = .init()) -> ProxyDecision {
+                       limits: ProxyAccess.Limits = .init(), cors: CORSAllowList? = nil) -> ProxyDecision {
         let rules = ProxyRules(access: ProxyAccess(token: token, limits: limits), allowedHosts: allowedHosts,
-                               targets: ProxyTargets(), hasMetrics: false)
+                               targets: ProxyTargets(), hasMetrics: false, cors: cors)
         return rules.decide(ProxyRequestHead(method: method, target: target, fields: fields.map { (name: $0.0, value: $0.1) }),
                             stored: stored)
     }
@@ -46,6 +46,7 @@ import Testing
     static func summary(_ decision: ProxyDecision) -> String {
         switch decision {
         case .reject(let refusal): "reject \(refusal.status.code)"
+        case .preflight: "preflight"
         case .endpoint(let target): "endpoint \(target)"
         case .resource(_, .hit(_, let plan, let range)): "hit \(plan.status) \(range.lowerBound)-\(range.upperBound)"
         case .resource(_, .stream(_, let plan)): "stream \(plan.status)"
@@ -74,6 +75,34 @@ import Testing
     @Test func whatTheStoreDoesNotHoldIsFetched() {
         #expect(Self.summary(Self.decide("/http/cdn.example/b.mp4")) == "fetch")
         #expect(Self.summary(Self.decide("/http/cdn.example/b.mp4", method: .head)) == "fetch")
+    }
+
+    @Test func aPreflightIsAnsweredForAnAllowedPageOnlyAndBeforeTheToken() throws {
+        let cors = try CORSAllowList(["https://app.example", "http://127.0.0.1:8123"])
+        let preflight = [("Origin", "https://app.example"), ("Access-Control-Request-Method", "GET"),
+                         ("Access-Control-Request-Headers", "range")]
+        let target = "/https/cdn.example/v.m3u8"
+        #expect(Self.summary(Self.decide(target, method: .options, preflight, token: "s3cret-token", cors: cors)) == "preflight")
+        #expect(Self.summary(Self.decide(target, method: .options, [("Origin", "HTTP://127.0.0.1:8123"),
+                                                                     ("Access-Control-Request-Method", "GET")], cors: cors)) == "preflight")
+        #expect(Self.summary(Self.decide(target, method: .options, [("Origin", "https://evil.example"),
+                                                                     ("Access-Control-Request-Method", "GET")], cors: cors)) == "reject 405")
+        #expect(Self.summary(Self.decide(target, method: .options, preflight)) == "reject 405", "no CORS without a list")
+        #expect(Self.summary(Self.decide(target, method: .options, [("Origin", "https://app.example")], cors: cors)) == "reject 405",
+                "an OPTIONS that is no preflight")
+    }
+
+    @Test func onlyAnAllowedPageGetsTheCrossOriginFields() throws {
+        let rules = ProxyRules(access: ProxyAccess(token: nil, limits: .init()), allowedHosts: nil, targets: ProxyTargets(),
+                               hasMetrics: false, cors: try CORSAllowList(["https://app.example:443"]))
+        let allowed = rules.crossOriginFields(for: ProxyRequestHead(method: .get, target: "/", fields: [(name: "origin", value: "https://app.example")]))
+        #expect(allowed?[.accessControlAllowOrigin] == "https://app.example")
+        #expect(allowed?[.accessControlExposeHeaders] == "Content-Range, Content-Length, Accept-Ranges, Age")
+        #expect(allowed?[.vary] == "Origin")
+        #expect(rules.crossOriginFields(for: ProxyRequestHead(method: .get, target: "/", fields: [(name: "Origin", value: "null")])) == nil)
+        #expect(rules.crossOriginFields(for: ProxyRequestHead(method: .get, target: "/")) == nil)
+        #expect(throws: CORSAllowListError(origin: "https://app.example/page")) { try CORSAllowList(["https://app.example/page"]) }
+        #expect(throws: CORSAllowListError(origin: "*")) { try CORSAllowList(["*"]) }
     }
 
     @Test func aPlaylistPathTheStoreDoesNotHoldIsReadAsAPlaylist() {

@@ -121,20 +121,25 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     private func start(_ request: IncomingRequest, context: ChannelHandlerContext, on connection: Connection,
                        logger: Logger) -> RequestStart {
         guard case .complete(let head, _) = request else {
-            return .inTask { await self.answer(request, decision: nil, on: connection, logger: logger) }
+            return .inTask { await self.answer(request, decision: nil, crossOrigin: nil, on: connection, logger: logger) }
         }
-        let decision = rules.decide(ProxyRequestHead(head), stored: loader)
+        let requestHead = ProxyRequestHead(head)
+        let decision = rules.decide(requestHead, stored: loader)
+        let crossOrigin = rules.crossOriginFields(for: requestHead)
         if case .resource(_, .hit(let record, let plan, let range)) = decision,
-           let answered = answerAtOnce(head, record: record, plan: plan, range: range, context: context, on: connection) {
+           let answered = answerAtOnce(head, record: record, plan: plan, range: range, crossOrigin: crossOrigin, context: context,
+                                       on: connection) {
             return .answered(answered)
         }
-        return .inTask { await self.answer(request, decision: decision, on: connection, logger: logger) }
+        return .inTask { await self.answer(request, decision: decision, crossOrigin: crossOrigin, on: connection, logger: logger) }
     }
 
-    /// Answers one request as `decision` says (`nil` for a request refused before one); returns
-    /// whether the connection stays open for the next. A failure while the response is
-    /// written closes the connection: its client sees a short response.
-    private func answer(_ request: IncomingRequest, decision: ProxyDecision?, on connection: Connection, logger: Logger) async -> Bool {
+    /// Answers one request as `decision` says (`nil` for a request refused before one), with
+    /// the `crossOrigin` fields of a page allowed to read it; returns whether the connection
+    /// stays open for the next. A failure while the response is written closes the
+    /// connection: its client sees a short response.
+    private func answer(_ request: IncomingRequest, decision: ProxyDecision?, crossOrigin: HTTPFields?, on connection: Connection,
+                        logger: Logger) async -> Bool {
         connection.sendBuffer.restoreForOtherResponses()
         connection.unsent.setForOtherResponses()
         let writer = ConnectionBodyWriter(output: connection.output, files: connection.files)
@@ -145,8 +150,8 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
                     try await writer.respond(with: refusal, date: date.now, serverName: serverName, closing: true)
                     return false
                 }
-                return try await respond(to: head, body: body, decision: decision, channel: connection.channel, writer: writer,
-                                         logger: logger)
+                return try await respond(to: head, body: body, decision: decision, crossOrigin: crossOrigin,
+                                         channel: connection.channel, writer: writer, logger: logger)
             } onCancel: {
                 // The server is stopping at once: no request after this one is answered.
                 connection.channel.close(mode: .input, promise: nil)
@@ -164,7 +169,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// here (an encrypted store, a file system without descriptors, a resource changed since
     /// its record was read): the responders then execute the same decision.
     private func answerAtOnce(_ request: HTTPRequestHead, record: ResourceRecord, plan: RangeResponsePlan, range: ByteRange,
-                              context: ChannelHandlerContext, on connection: Connection) -> EventLoopFuture<Bool>? {
+                              crossOrigin: HTTPFields?, context: ChannelHandlerContext, on connection: Connection) -> EventLoopFuture<Bool>? {
         let start = ContinuousClock.now
         guard let chunk = loader.cachedSpan(range, of: record), connection.files.queued.tryEnter() else { return nil }
         let tally = ResponseTally()
@@ -174,8 +179,9 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
         connection.sendBuffer.enlargeForHit()
         connection.unsent.liftForHit()
         let keepsConnection = request.isKeepAlive
-        let response = HTTPResponse(status: HTTPResponse.Status(code: plan.status),
-                                    headerFields: ProxyResponder.headers(for: record.contentInfo, plan: plan))
+        var fields = ProxyResponder.headers(for: record.contentInfo, plan: plan)
+        if let crossOrigin { fields.append(contentsOf: crossOrigin) }
+        let response = HTTPResponse(status: HTTPResponse.Status(code: plan.status), headerFields: fields)
         let head = ConnectionBodyWriter.head(HTTPResponseHead(response), date: date.now, serverName: serverName,
                                              closing: !keepsConnection)
         let entry = ProxyLog.Entry(client: connection.client, method: request.method.rawValue, target: request.uri)
@@ -214,8 +220,8 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     }
 
     /// Answers one request; returns whether the connection stays open for the next.
-    private func respond(to head: HTTPRequestHead, body: ByteBuffer, decision: ProxyDecision, channel: any Channel,
-                         writer: ConnectionBodyWriter, logger: Logger) async throws -> Bool {
+    private func respond(to head: HTTPRequestHead, body: ByteBuffer, decision: ProxyDecision, crossOrigin: HTTPFields?,
+                         channel: any Channel, writer: ConnectionBodyWriter, logger: Logger) async throws -> Bool {
         let request: Request
         do {
             request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: RequestBody(buffer: body))
@@ -225,7 +231,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             return false
         }
         let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger), decision: decision)
-        let response: Response
+        var response: Response
         do {
             response = try await responder.respond(to: request, context: context)
         } catch let error as any HTTPResponseError {
@@ -234,6 +240,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             logger.debug("responder failed", metadata: ["error": "\(error)"])
             response = Response(status: .internalServerError)
         }
+        if let crossOrigin { response.headers.append(contentsOf: crossOrigin) }
         try await writer.respond(with: response, date: date.now, serverName: serverName, closing: !head.isKeepAlive)
         return head.isKeepAlive
     }

@@ -10,6 +10,9 @@ import MediaCacheHLS
 enum ProxyDecision: Sendable {
     /// Refused, with the refusal as the answer.
     case reject(ProxyRefusal)
+    /// A CORS preflight from a page the ``CORSAllowList`` allows: `204` with the methods and
+    /// fields it may use.
+    case preflight
     /// One of the server's own endpoints (the status page, the API, the metrics), at `target`:
     /// the request's path and query without any `/t/<token>` prefix.
     case endpoint(target: String)

@@ -3,8 +3,9 @@ import HTTPTypes
 import MediaCache
 import MediaCacheHLS
 
-/// The proxy's rules, applied in order to decide on a request (``ProxyDecision``): who may
-/// use it (``ProxyAccess``), which path answers (``PathRoute``) and with which methods, which
+/// The proxy's rules, applied in order to decide on a request (``ProxyDecision``): a CORS
+/// preflight of an allowed page (``CORSAllowList``, before the token, which preflights never
+/// carry), who may use it (``ProxyAccess``), which path answers (``PathRoute``) and with which methods, which
 /// origin URL a proxy path names (``ProxyTargets``), whether its host may be fetched
 /// (``HostAllowList``), and, from what the store holds, how the resource is answered
 /// (``ResourceAnswer/answer(for:isPlaylist:method:range:ifRange:)``).
@@ -17,8 +18,21 @@ struct ProxyRules: Sendable {
     let targets: ProxyTargets
     /// Whether `/metrics` is served.
     let hasMetrics: Bool
+    /// The pages whose scripts may read answers; `nil` for none.
+    let cors: CORSAllowList?
+
+    /// The CORS fields every answer to `request` carries: `nil` unless it comes from a page
+    /// ``cors`` allows.
+    func crossOriginFields(for request: ProxyRequestHead) -> HTTPFields? {
+        guard let cors, let origin = request.field("Origin"), cors.allows(origin) else { return nil }
+        return cors.fields(for: origin)
+    }
 
     func decide(_ request: ProxyRequestHead, stored: some StoredResources) -> ProxyDecision {
+        if request.method == .options, request.field("Access-Control-Request-Method") != nil,
+           let cors, let origin = request.field("Origin"), cors.allows(origin) {
+            return .preflight
+        }
         let target: String
         switch access.decide(target: request.target, headers: request.fields) {
         case .reject(let status, let message): return .reject(ProxyRefusal(HTTPResponse.Status(code: status), message))

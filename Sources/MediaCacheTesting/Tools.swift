@@ -23,4 +23,17 @@ package enum Tools {
         }
         throw Missing(name: name)
     }
+
+    /// Video.js 7 with its HLS engine (VHS), from PyPI's `js.videojs`, as a page serves it.
+    ///
+    /// - Throws: ``Missing`` when the package is not installed.
+    package static func videoJS() async throws -> Data {
+        let python = try require("python3")
+        let find = try await CommandRun.run(path: python, ["-c", "import js.videojs, os; print(os.path.dirname(js.videojs.__file__))"])
+        let directory = find.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard find.status == 0, let script = FileManager.default.contents(atPath: directory + "/resources/video.js") else {
+            throw Missing(name: "js.videojs (pip install js.videojs)")
+        }
+        return script
+    }
 }

@@ -134,6 +134,10 @@ struct ServeCommand: AsyncParsableCommand {
         if ignoredQueryNames.contains(where: { $0.isEmpty || $0.contains("=") || $0.contains("&") }) {
             throw ValidationError("--ignore-query: give query parameter names, such as token or Expires")
         }
+        if let directive = ignoredQueryNames.first(where: { $0.hasPrefix("_HLS_") }) {
+            throw ValidationError("--ignore-query: \(directive) is an LL-HLS delivery directive, which names another playlist; "
+                                  + "it is never left out of cache keys")
+        }
         if let token, !ProxyAccess.isValidToken(token) { throw ValidationError("--token: \(ProxyAccess.tokenRule)") }
     }
 

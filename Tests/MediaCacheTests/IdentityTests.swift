@@ -36,6 +36,9 @@ import Testing
         #expect(normalizer.key(for: first) == normalizer.key(for: second))
         #expect(normalizer.key(for: URL(string: "https://cdn.test/a.mp4?token=1")!).rawValue == "https://cdn.test/a.mp4")
         #expect(normalizer.key(for: URL(string: "https://cdn.test/a.mp4?q=sd")!) != normalizer.key(for: first))
+        let directives = CacheKeyNormalizer.droppingQueryItems(["token", "_HLS_msn", "_HLS_part"])
+        #expect(directives.key(for: URL(string: "https://cdn.test/live.m3u8?token=1&_HLS_msn=5&_HLS_part=2")!).rawValue
+            == "https://cdn.test/live.m3u8?_HLS_msn=5&_HLS_part=2", "LL-HLS delivery directives name another playlist")
     }
 
     @Test func versionsDifferOnlyOnConflictingFacts() {

@@ -30,8 +30,11 @@ public struct CacheKeyNormalizer: Sendable {
 
     /// Keys a URL by its absolute string without the named query items (matched exactly,
     /// case-sensitively) and without its fragment; the remaining items keep their order.
+    /// LL-HLS delivery directives (`_HLS_msn`, `_HLS_part`, `_HLS_skip`) are never dropped:
+    /// each names another playlist.
     public static func droppingQueryItems(_ names: Set<String>) -> CacheKeyNormalizer {
-        CacheKeyNormalizer { url in
+        let names = names.filter { !$0.hasPrefix("_HLS_") }
+        return CacheKeyNormalizer { url in
             guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
                 return ResourceKey(url.absoluteString)
             }

@@ -39,6 +39,12 @@ public struct PlaylistSource: Sendable {
     ///   ``PlaylistFreshness/maximumStaleAge(of:)``; ``PlaylistError`` when its text is no
     ///   playlist.
     public func read(_ url: URL, purpose: ReadPurpose = .playback) async throws -> SourcedPlaylist {
+        if Self.isBlockingReload(url) {
+            // Asked for a part the player knows is coming: only the origin can answer it.
+            let (body, info) = try await loader.uncachedContent(of: url, maximumLength: Playlist.maximumSize)
+            return SourcedPlaylist(playlist: try Playlist(parsing: body), base: info.finalURL ?? url, info: info, age: nil,
+                                   isStale: false, chunk: ByteChunk(offset: 0, bytes: body, source: .network), storeFailure: nil)
+        }
         let isDownloaded = (try? store.isDownloaded(store.key(for: url))) ?? false
         let content: RevalidatedContent
         do {
@@ -72,6 +78,21 @@ public struct PlaylistSource: Sendable {
         }
         return SourcedPlaylist(playlist: served, base: base, info: content.record.contentInfo, age: content.age,
                                isStale: content.isStale, chunk: content.chunk, storeFailure: nil)
+    }
+}
+
+extension PlaylistSource {
+    /// The query parameters of an LL-HLS delivery directive (RFC 8216bis §6.2.5.2), which a
+    /// cache key never drops (``MediaCache/CacheKeyNormalizer/droppingQueryItems(_:)``).
+    public static let deliveryDirectives: Set<String> = ["_HLS_msn", "_HLS_part", "_HLS_skip"]
+
+    /// Whether `url` asks for a playlist by a delivery directive: a blocking reload, which the
+    /// origin holds until the part it names exists, or a delta update. Such a playlist is
+    /// always the origin's, read uncached and never answered from the store, which holds an
+    /// older one.
+    public static func isBlockingReload(_ url: URL) -> Bool {
+        guard let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return false }
+        return items.contains { deliveryDirectives.contains($0.name) }
     }
 }
 

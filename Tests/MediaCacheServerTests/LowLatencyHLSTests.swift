@@ -50,10 +50,19 @@ import Testing
             _ = try await proxy.request(playlist + "?_HLS_msn=2&_HLS_part=0")
             #expect(await live.directives.count == 2)
 
-            // The parts, then the whole segment: its bytes leave the origin once.
+            // A delta update skips what the player has; it is the origin's too.
+            let delta = String(decoding: try await proxy.request(playlist + "?_HLS_msn=2&_HLS_skip=YES").body, as: UTF8.self)
+            #expect(delta.contains("#EXT-X-SKIP:SKIPPED-SEGMENTS=1\n") && !delta.contains("segment0.ts"), "\(delta)")
+            #expect(delta.contains("\n\(segmentsRoot)segment2.ts\n"))
+            #expect(await live.directives.last == "_HLS_msn=2&_HLS_skip=YES")
+
+            // The preload hint (the segment from its start, open-ended), its parts, then the whole
+            // segment: its bytes leave the origin once.
             let segment = try #require(files["segment2.ts"])
             let half = segment.count / 2
             let url = proxy.proxied("/live/segment2.ts")
+            let hint = try await proxy.request(url, headers: [("Range", "bytes=0-")])
+            #expect(hint.status == 206 && hint.body == segment)
             let part0 = try await proxy.request(url, headers: [("Range", "bytes=0-\(half - 1)")])
             let part1 = try await proxy.request(url, headers: [("Range", "bytes=\(half)-\(segment.count - 1)")])
             let whole = try await proxy.request(url)

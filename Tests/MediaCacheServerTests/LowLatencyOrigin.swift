@@ -7,7 +7,8 @@ import NIOCore
 /// A live LL-HLS origin, as a low-latency packager publishes: a media playlist whose parts are
 /// byte ranges of the segments (two per segment, which `segments` serves with their ranges),
 /// with a preload hint and a rendition report; a blocking reload (`_HLS_msn`, `_HLS_part`)
-/// is held until the window holds that segment. `publish(through:)` moves the window; the
+/// is held until the window holds that segment, and `_HLS_skip=YES` asks for a delta update
+/// (`EXT-X-SKIP` in place of all but the last two segments). `publish(through:)` moves the window; the
 /// last segment ends the stream.
 final class LowLatencyOrigin: Sendable {
     /// The segments' URLs and durations, in order.
@@ -65,7 +66,8 @@ final class LowLatencyOrigin: Sendable {
             if let msn = request.uri.queryParameters.get("_HLS_msn", as: Int.self) {
                 await window.wait(for: msn, query: request.uri.query ?? "")
             }
-            let text = Self.playlist(segments, last: await window.last)
+            let text = Self.playlist(segments, last: await window.last,
+                                     skipping: request.uri.queryParameters.get("_HLS_skip") == "YES")
             return Response(status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }
@@ -94,19 +96,21 @@ final class LowLatencyOrigin: Sendable {
     }
 
     /// The playlist of the window through segment `last`.
-    static func playlist(_ segments: [(url: URL, duration: Double, length: Int)], last: Int) -> String {
+    static func playlist(_ segments: [(url: URL, duration: Double, length: Int)], last: Int, skipping: Bool = false) -> String {
         let target = Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
         let partTarget = (segments.map(\.duration).max() ?? 1) / 2
         var text = """
         #EXTM3U
         #EXT-X-VERSION:9
         #EXT-X-TARGETDURATION:\(target)
-        #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=\(String(format: "%.3f", 3 * partTarget))
+        #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(2 * target),PART-HOLD-BACK=\(String(format: "%.3f", 3 * partTarget))
         #EXT-X-PART-INF:PART-TARGET=\(String(format: "%.3f", partTarget))
         #EXT-X-MEDIA-SEQUENCE:0
 
         """
-        for segment in segments[...last] {
+        let skipped = skipping ? max(0, last - 1) : 0
+        if skipped > 0 { text += "#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)\n" }
+        for segment in segments[skipped...last] {
             let half = segment.length / 2
             text += String(format: "#EXT-X-PART:DURATION=%.3f,URI=\"%@\",BYTERANGE=\"%d@0\",INDEPENDENT=YES\n",
                            segment.duration / 2, segment.url.absoluteString, half)

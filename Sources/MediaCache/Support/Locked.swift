@@ -1,9 +1,9 @@
 import Foundation
 
 /// A value guarded by a mutex, for synchronous hot paths where an actor hop would cost more
-/// than the work it protects.
-package final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: every access to `value` happens inside `lock`.
+/// than the work it protects. It is `Sendable` when its value is, as `NIOLockedValueBox` is:
+/// the lock keeps accesses apart, not the value from being shared.
+package final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
@@ -17,3 +17,6 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+// @unchecked: every access to `value` happens inside `lock`.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -8,9 +8,9 @@ import MediaCacheHTTP
 #endif
 import MediaCacheURLSession
 
-/// The origin a ``MediaCache`` that opens its own store fetches with, and how it is closed.
+/// The origin a ``PlaybackCache`` that opens its own store fetches with, and how it is closed.
 ///
-/// On Apple platforms: a ``URLSessionOrigin`` over ``MediaCache/Configuration/session`` (by
+/// On Apple platforms: a ``URLSessionOrigin`` over ``PlaybackCache/Configuration/session`` (by
 /// default `URLSession.shared`), so that media requests go as the app's own do. On Linux the
 /// same when a session is given; without one, SwiftNIO's `HTTPOrigin`.
 struct AppOrigin: Sendable {

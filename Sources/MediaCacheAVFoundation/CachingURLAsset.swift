@@ -6,7 +6,7 @@ import AVFoundationShim
 import Foundation
 import MediaCacheHLS
 
-/// An `AVURLAsset` whose bytes come from a ``MediaCache``: its URL carries the
+/// An `AVURLAsset` whose bytes come from a ``PlaybackCache``: its URL carries the
 /// ``CachingScheme`` so that AVFoundation asks its resource loader, whose delegate this asset
 /// keeps for as long as it lives. When the asset goes, its requests stop.
 ///
@@ -28,8 +28,8 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
 
     /// An asset playing `url` (http or https) through `cache`. Its origin requests carry
     /// `headers`, and the cookies, user agent and header fields its `options` name (see
-    /// ``MediaCache/asset(for:options:headers:)``).
-    public init(url: URL, cache: MediaCache, options: [String: Any]? = nil, headers: [String: String] = [:]) {
+    /// ``PlaybackCache/asset(for:options:headers:)``).
+    public init(url: URL, cache: PlaybackCache, options: [String: Any]? = nil, headers: [String: String] = [:]) {
         let sent = AssetRequestHeaders.headers(options: options, given: headers)
         if !sent.isEmpty { cache.headers.set(sent, forServerOf: url) }
         originalURL = url
@@ -38,7 +38,7 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
         resourceLoader.setDelegate(loaderDelegate, queue: loaderDelegate.queue)
     }
 
-    /// An asset playing `url` through ``MediaCache/shared``. A caching-scheme URL (the `url` of
+    /// An asset playing `url` through ``PlaybackCache/shared``. A caching-scheme URL (the `url` of
     /// another caching asset, as a copy made through this initializer passes it) is mapped back
     /// to its origin, so that the copy caches too.
     public override convenience init(url: URL, options: [String: Any]? = nil) {
@@ -50,7 +50,7 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
     }
 
     /// The cache the asset plays through.
-    public var cache: MediaCache { loaderDelegate.cache }
+    public var cache: PlaybackCache { loaderDelegate.cache }
 
     /// Stops every request of this asset, finishing open ones with `URLError(.cancelled)`.
     public func cancelLoading() {
@@ -68,7 +68,7 @@ public final class CachingURLAsset: AVURLAsset, @unchecked Sendable {
     }
 }
 
-extension MediaCache {
+extension PlaybackCache {
     /// The asset that plays `url` through this cache, made at once, without waiting for
     /// anything. For an HLS playlist it also starts the embedded proxy in the background.
     ///
@@ -79,7 +79,7 @@ extension MediaCache {
     /// bytes the asset plays.
     ///
     /// ```swift
-    /// let asset = MediaCache.shared.asset(for: filmURL, headers: ["Authorization": "Bearer \(token)"])
+    /// let asset = PlaybackCache.shared.asset(for: filmURL, headers: ["Authorization": "Bearer \(token)"])
     /// ```
     public func asset(for url: URL, options: [String: Any]? = nil, headers: [String: String] = [:]) -> CachingURLAsset {
         if PlaylistDetection.hasPlaylistExtension(url) { startProxyInBackground() }

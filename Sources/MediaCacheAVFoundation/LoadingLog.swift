@@ -35,7 +35,7 @@ public struct MediaCacheErrorLogEvent: Hashable, Sendable {
     public var playbackSessionID: String
     /// The origin's HTTP status, or `-1` for other failures.
     public var errorStatusCode: Int
-    /// `MediaCache.LoaderError`.
+    /// The failure's type, qualified by its module: `MediaCache.LoaderError`.
     public var errorDomain: String
     /// What failed.
     public var errorComment: String?
@@ -107,7 +107,7 @@ final class LoadingLog: Sendable {
         var status = -1
         if case .origin(.status(let code, _))? = error as? LoaderError { status = code }
         let event = MediaCacheErrorLogEvent(date: Date(), uri: url.absoluteString, playbackSessionID: sessionID,
-                                            errorStatusCode: status, errorDomain: "MediaCache.\(type(of: error))",
+                                            errorStatusCode: status, errorDomain: String(reflecting: type(of: error)),
                                             errorComment: "\(error)")
         entries.withLock { $0.errors.append(event) }
     }

@@ -28,11 +28,11 @@ final class ResourceLoaderDelegate: NSObject, AVAssetResourceLoaderDelegate, @un
 
     /// The private serial queue of the delegate's methods and of every touch of a request.
     let queue = DispatchQueue(label: "mediacache.resource-loader")
-    let cache: MediaCache
+    let cache: PlaybackCache
     let log = LoadingLog()
     private var requests: [ObjectIdentifier: Serving] = [:]
 
-    init(cache: MediaCache) {
+    init(cache: PlaybackCache) {
         self.cache = cache
     }
 

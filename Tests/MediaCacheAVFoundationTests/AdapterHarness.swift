@@ -12,11 +12,11 @@ import MediaCacheTesting
 import MediaCacheURLSession
 import Testing
 
-/// An ``EngineFixture`` and a ``MediaCache`` over its engine, whose assets' headers reach the
+/// An ``EngineFixture`` and a ``PlaybackCache`` over its engine, whose assets' headers reach the
 /// engine's origin.
 struct AdapterHarness {
     let fixture: EngineFixture
-    let cache: MediaCache
+    let cache: PlaybackCache
 
     var origin: TestOrigin { fixture.origin }
     var directory: TemporaryDirectory { fixture.directory }
@@ -28,9 +28,9 @@ struct AdapterHarness {
     /// the engine's), fetching through the `kind` origin, and always shuts everything down.
     static func run(isolation: isolated (any Actor)? = #isolation,
                     origin kind: OriginKind = .nio,
-                    configure: (inout MediaCache.Configuration) -> Void = { _ in },
+                    configure: (inout PlaybackCache.Configuration) -> Void = { _ in },
                     _ body: (AdapterHarness) async throws -> Void) async throws {
-        var configuration = MediaCache.Configuration()
+        var configuration = PlaybackCache.Configuration()
         configuration.loader.retry = .exponential(attempts: 3, initial: .milliseconds(10), maximum: .milliseconds(50))
         configure(&configuration)
         let headers = OriginHeaders()
@@ -38,7 +38,7 @@ struct AdapterHarness {
             engine.loader = configuration.loader
             engine.preload = configuration.preload
         }
-        let harness = AdapterHarness(fixture: fixture, cache: MediaCache(engine: fixture.engine, headers: headers,
+        let harness = AdapterHarness(fixture: fixture, cache: PlaybackCache(engine: fixture.engine, headers: headers,
                                                                          configuration: configuration))
         do {
             try await body(harness)

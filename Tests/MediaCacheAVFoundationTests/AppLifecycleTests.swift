@@ -17,10 +17,10 @@ import Testing
         let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nsegment0.ts\n#EXT-X-ENDLIST\n"
         origin.serve("/live/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
         let gate = GatedFileSystem()
-        var configuration = MediaCache.Configuration()
+        var configuration = PlaybackCache.Configuration()
         configuration.directory = directory.path
         configuration.store.fileSystem = gate
-        let cache = MediaCache(configuration: configuration)
+        let cache = PlaybackCache(configuration: configuration)
 
         // The store cannot open until the gate opens: an item made on the main actor that
         // opened it would never return.
@@ -37,9 +37,9 @@ import Testing
     @MainActor @Test func anItemForAnExternalScreenPlaysTheOriginalURL() throws {
         let url = URL(string: "https://cdn.example/film.m3u8")!
         let player = AVPlayer()
-        #expect(MediaCache.shared.item(for: url, on: player) is CachingPlayerItem)
+        #expect(PlaybackCache.shared.item(for: url, on: player) is CachingPlayerItem)
         player.setExternalPlaybackActive(true)
-        let external = MediaCache.shared.item(for: url, on: player)
+        let external = PlaybackCache.shared.item(for: url, on: player)
         #expect(!(external is CachingPlayerItem))
         #expect((external.asset as? AVURLAsset)?.url == url, "the receiver fetches the origin itself")
     }

@@ -50,7 +50,7 @@ import Testing
             #expect(information.contentType == nil)
             let failure = try #require(request.loading.finishError as? MediaCacheError)
             #expect("\(failure)".contains("application/octet-stream without a file extension"))
-            #expect(asset.cacheErrorLog().events.map(\.errorDomain) == ["MediaCache.MediaCacheError"])
+            #expect(asset.cacheErrorLog().events.map(\.errorDomain) == ["MediaCacheAVFoundation.MediaCacheError"])
 
             let (free, unrestricted) = player.contentInformation(allowed: nil)
             _ = await free.finished()
@@ -109,7 +109,7 @@ import Testing
         let url = URL(string: "https://cdn.example/v/clip.mp4")!
         let item = CachingPlayerItem(url: url)
         #expect(item.asset is CachingURLAsset, "CachingPlayerItem(url:) caches, never AVPlayerItem(url:)")
-        #expect(item.cache === MediaCache.shared && item.originalURL == url)
+        #expect(item.cache === PlaybackCache.shared && item.originalURL == url)
 
         let asset = CachingURLAsset(url: url, cache: .shared)
         let copied = CachingURLAsset(url: asset.url, options: nil)

@@ -58,7 +58,7 @@ import Testing
 
             // The app ends and starts again: a new cache over the same store finds the task.
             try await harness.cache.close()
-            let cache = MediaCache(loader: MediaLoader(store: harness.store, origin: harness.source))
+            let cache = PlaybackCache(loader: MediaLoader(store: harness.store, origin: harness.source))
             let relaunched = ForegroundAssetDownloadSession(cache: cache, delegate: recorder)
             let found = try #require(try await relaunched.allTasks().first)
             #expect(found.taskIdentifier == task.taskIdentifier && found.url == master)

@@ -52,7 +52,7 @@ import Testing
     }
 
     /// Returns once the proxy listens on a port other than `port`; throws after 20 seconds.
-    private static func waitUntilMoved(_ cache: MediaCache, from port: Int) async throws {
+    private static func waitUntilMoved(_ cache: PlaybackCache, from port: Int) async throws {
         for _ in 0 ..< 400 {
             await cache.verifyProxy()
             if try await cache.startProxy().port != port { return }

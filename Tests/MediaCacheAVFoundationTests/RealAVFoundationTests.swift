@@ -16,10 +16,10 @@ import Testing
         defer { directory.remove() }
         let movie = try await TestMedia.faststartMP4(seconds: 4).make(in: directory.path)
         origin.serve("/clip.mp4", content: .data(movie, mimeType: "video/mp4"))
-        var configuration = MediaCache.Configuration()
+        var configuration = PlaybackCache.Configuration()
         configuration.directory = directory.path + "/cache"
         configuration.session = URLSession(configuration: .ephemeral)
-        let cache = MediaCache(configuration: configuration)
+        let cache = PlaybackCache(configuration: configuration)
 
         let duration = try await CachingURLAsset(url: origin.url("/clip.mp4"), cache: cache).load(.duration)
         #expect(abs(duration.seconds - 4) < 0.2, "\(duration.seconds) s")

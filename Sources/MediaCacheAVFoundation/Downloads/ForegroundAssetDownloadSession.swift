@@ -25,7 +25,7 @@ import MediaCacheHLS
 /// try await task.resume()
 /// // later, after a relaunch:
 /// for task in try await session.allTasks() { try await task.resume() }
-/// if await MediaCache.shared.isPlayableOffline(filmURL) { player.replaceCurrentItem(with: CachingPlayerItem(url: filmURL)) }
+/// if await PlaybackCache.shared.isPlayableOffline(filmURL) { player.replaceCurrentItem(with: CachingPlayerItem(url: filmURL)) }
 /// ```
 public final class ForegroundAssetDownloadSession: Sendable {
     /// What the session reported of each download, so that each event is told once.
@@ -36,13 +36,13 @@ public final class ForegroundAssetDownloadSession: Sendable {
     }
 
     /// The cache downloads are stored in.
-    public let cache: MediaCache
+    public let cache: PlaybackCache
     private let delegate: (any CachingAssetDownloadDelegate)?
     private let reported = Locked<[String: Reported]>([:])
     private let observer = Locked<Task<Void, Never>?>(nil)
 
     /// A session over `cache` telling `delegate` of progress.
-    public init(cache: MediaCache = .shared, delegate: (any CachingAssetDownloadDelegate)?) {
+    public init(cache: PlaybackCache = .shared, delegate: (any CachingAssetDownloadDelegate)?) {
         self.cache = cache
         self.delegate = delegate
     }

@@ -85,19 +85,19 @@ import Testing
              let player = AVPlayer(playerItem: CachingPlayerItem(url: videoURL))
              player.automaticallyWaitsToMinimizeStalling = false
              player.replaceCurrentItem(with: CachingPlayerItem(url: videoURL, cache: .shared, automaticallyLoadedAssetKeys: []))
-             Task { try? await MediaCache.shared.preload(next, amount: .seconds(5)) }
+             Task { try? await PlaybackCache.shared.preload(next, amount: .seconds(5)) }
              let controller = CachingQueueController(player: AVQueuePlayer())
              for url in next { controller.append(CachingPlayerItem(url: url)) }
          }
 
          nonisolated func prepare(_ videoURL: URL) -> [AVPlayerItem] {
-             [CachingPlayerItem(url: videoURL), AVPlayerItem(asset: MediaCache.shared.asset(for: videoURL))]
+             [CachingPlayerItem(url: videoURL), AVPlayerItem(asset: PlaybackCache.shared.asset(for: videoURL))]
          }
 
          @MainActor func configure(_ session: URLSession, filmURL: URL, token: String, player: AVPlayer) async throws {
-             var configuration = MediaCache.Configuration()
+             var configuration = PlaybackCache.Configuration()
              configuration.session = session
-             let cache = MediaCache(configuration: configuration)
+             let cache = PlaybackCache(configuration: configuration)
              player.replaceCurrentItem(with: CachingPlayerItem(url: filmURL, cache: cache, headers: ["Authorization": "Bearer \\(token)"]))
              player.replaceCurrentItem(with: cache.item(for: filmURL, on: player))
              await cache.verifyProxy()

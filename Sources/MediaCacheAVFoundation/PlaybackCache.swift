@@ -12,16 +12,16 @@ import MediaCacheServer
 /// first use.
 ///
 /// ```swift
-/// let item = CachingPlayerItem(url: videoURL)            // plays through MediaCache.shared
-/// try await MediaCache.shared.preload(nextURLs, amount: .seconds(5))
-/// await MediaCache.shared.cancelPreloads(of: skippedURLs)
+/// let item = CachingPlayerItem(url: videoURL)            // plays through PlaybackCache.shared
+/// try await PlaybackCache.shared.preload(nextURLs, amount: .seconds(5))
+/// await PlaybackCache.shared.cancelPreloads(of: skippedURLs)
 /// ```
 ///
 /// Make an instance of your own for another directory or configuration, or over a loader you
 /// built (tests pass one reading from a local origin).
-public final class MediaCache: Sendable {
+public final class PlaybackCache: Sendable {
     /// The cache in ``MediaStore/defaultDirectory`` with the default configuration.
-    public static let shared = MediaCache()
+    public static let shared = PlaybackCache()
 
     /// Where the cache lives and how it loads.
     public struct Configuration: Sendable {
@@ -89,7 +89,7 @@ public final class MediaCache: Sendable {
     /// ```swift
     /// let headers = OriginHeaders()
     /// let engine = try CacheEngine.open(at: directory, origin: URLSessionOrigin(session: .shared, headers: headers))
-    /// let cache = MediaCache(engine: engine, headers: headers)
+    /// let cache = PlaybackCache(engine: engine, headers: headers)
     /// ```
     public init(engine: CacheEngine, headers: OriginHeaders = OriginHeaders(), configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -241,6 +241,11 @@ public final class MediaCache: Sendable {
         try await closing.origin?.close()
     }
 }
+
+/// The former name of ``PlaybackCache``, which shared the core module's name: in a file that
+/// imports both, `MediaCache.LoaderError` could not be resolved.
+@available(*, deprecated, renamed: "PlaybackCache")
+public typealias MediaCache = PlaybackCache
 
 /// Why the cache could not do what was asked.
 public enum MediaCacheError: Error, Hashable, CustomStringConvertible {

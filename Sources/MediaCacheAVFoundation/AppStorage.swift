@@ -5,7 +5,7 @@ import MediaCache
 /// sits in Application Support, which iOS never purges, excluded from backup; the bytes cached
 /// for playback sit in `Library/Caches`, which iOS may empty under storage pressure. A store
 /// from before, all in `Library/Caches/mediacache`, moves over when it opens
-/// (``StoreConfiguration/purgeableDirectory``). Elsewhere, everything in
+/// (``MediaStore/Configuration/purgeableDirectory``). Elsewhere, everything in
 /// ``MediaStore/defaultDirectory``.
 enum AppStorage {
     /// The store's directory.
@@ -22,7 +22,7 @@ enum AppStorage {
     /// `configuration` for a store in `directory`: in the default directory on Apple
     /// platforms, with `Library/Caches/mediacache` (the former directory) as its purgeable
     /// folder unless it names one.
-    static func store(_ configuration: StoreConfiguration, in directory: String) -> StoreConfiguration {
+    static func store(_ configuration: MediaStore.Configuration, in directory: String) -> MediaStore.Configuration {
         #if canImport(Darwin)
         guard configuration.purgeableDirectory == nil, directory == self.directory else { return configuration }
         var configuration = configuration

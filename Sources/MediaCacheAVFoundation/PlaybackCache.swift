@@ -28,16 +28,16 @@ public final class PlaybackCache: Sendable {
         /// The cache's directory: its index and its offline downloads. Default: on Apple
         /// platforms `Application Support/mediacache`, which iOS never purges, excluded from
         /// backup, with the bytes cached for playback in `Library/Caches/mediacache`, which it
-        /// may empty (unless ``store`` names another ``StoreConfiguration/purgeableDirectory``);
+        /// may empty (unless ``store`` names another ``MediaStore/Configuration/purgeableDirectory``);
         /// elsewhere ``MediaStore/defaultDirectory``. A directory of your own keeps every file
         /// in it unless ``store`` names a purgeable folder.
         public var directory = AppStorage.directory
         /// Eviction, key normalisation, commits and a purgeable folder.
-        public var store = StoreConfiguration()
+        public var store = MediaStore.Configuration()
         /// Chunking, coalescing and retries.
-        public var loader = LoaderConfiguration()
+        public var loader = MediaLoader.Configuration()
         /// Preload scheduling and pacing.
-        public var preload = PreloaderConfiguration()
+        public var preload = Preloader.Configuration()
         /// How the resource loader serves AVPlayer.
         public var resourceLoading = ResourceLoadingConfiguration()
         /// The session media is fetched as: its configuration (headers, cookies, cellular and

@@ -16,7 +16,7 @@ struct DownloadBenchmark {
 
     /// Downloads `url` into a fresh store in `directory`; returns once it completed.
     private func download(_ url: URL, into directory: String) async throws {
-        var storage = StoreConfiguration()
+        var storage = MediaStore.Configuration()
         storage.eviction = .unlimited
         var configuration = CacheEngine.Configuration()
         configuration.store = storage

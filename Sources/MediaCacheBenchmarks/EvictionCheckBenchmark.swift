@@ -72,7 +72,7 @@ struct EvictionCheckBenchmark {
     }
 
     private func open(_ path: String, eviction: EvictionPolicy) throws -> MediaStore {
-        var configuration = StoreConfiguration()
+        var configuration = MediaStore.Configuration()
         configuration.eviction = eviction
         return try MediaStore.open(at: path, configuration: configuration)
     }

@@ -52,7 +52,7 @@ struct LoaderBenchmark {
         try await drain(loader.read(nginx.url("/big.mp4"), ByteRequest(offset: 0)))
         let file = try LocalFileSystem().openFile(at: cached + "/data/1.data")
         defer { file.close() }
-        let chunk = LoaderConfiguration().chunkSize
+        let chunk = MediaLoader.Configuration().chunkSize
         let (cachedLoader, cachedFile) = try await Measure.interleaved(runs: 5, before: { _ in }, {
             try await drain(loader.read(nginx.url("/big.mp4"), ByteRequest(offset: 0)))
         }, {
@@ -175,7 +175,7 @@ struct LoaderBenchmark {
     }
 
     private func openStore(_ path: String) throws -> MediaStore {
-        var configuration = StoreConfiguration()
+        var configuration = MediaStore.Configuration()
         configuration.eviction = .unlimited
         return try MediaStore.open(at: path, configuration: configuration)
     }

@@ -61,7 +61,7 @@ struct StoreBenchmark {
     }
 
     private func openStore(_ path: String) throws -> MediaStore {
-        var configuration = StoreConfiguration()
+        var configuration = MediaStore.Configuration()
         configuration.eviction = .unlimited
         return try MediaStore.open(at: path, configuration: configuration)
     }

@@ -53,7 +53,7 @@ struct CacheDirectoryOptions: ParsableArguments {
 
     /// Opens the store with `configuration` (encrypted as `--encrypt-key-file` says), or reaches
     /// the server that owns the directory.
-    func open(_ configuration: StoreConfiguration) throws -> Access {
+    func open(_ configuration: MediaStore.Configuration) throws -> Access {
         var configuration = configuration
         configuration.encryption = try encryption()
         do {
@@ -71,7 +71,7 @@ struct CacheDirectoryOptions: ParsableArguments {
     /// afterwards. With `readingOnly`, a directory this process may not write is read as a
     /// ``StoreSnapshot`` instead.
     func withCache<Result>(readingOnly: Bool = false, _ body: (any CacheMaintenance) async throws -> Result) async throws -> Result {
-        var configuration = StoreConfiguration()
+        var configuration = MediaStore.Configuration()
         configuration.eviction = .unlimited
         let access: Access
         do {

@@ -12,7 +12,7 @@ enum DownloadSession {
     case local(engine: CacheEngine, origin: HTTPOrigin, manager: DownloadManager)
 
     static func open(_ cache: CacheDirectoryOptions, fetching: Bool) async throws -> DownloadSession {
-        var configuration = StoreConfiguration()
+        var configuration = MediaStore.Configuration()
         configuration.eviction = .unlimited
         switch try cache.open(configuration) {
         case .server(let client):

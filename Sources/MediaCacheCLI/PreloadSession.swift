@@ -12,7 +12,7 @@ enum PreloadSession {
     case local(engine: CacheEngine, origin: HTTPOrigin)
 
     static func open(_ cache: CacheDirectoryOptions) throws -> PreloadSession {
-        switch try cache.open(StoreConfiguration()) {
+        switch try cache.open(MediaStore.Configuration()) {
         case .server(let client):
             return .server(client)
         case .store(let store):

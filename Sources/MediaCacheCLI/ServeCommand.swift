@@ -142,12 +142,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var storage = StoreConfiguration()
+        var storage = MediaStore.Configuration()
         storage.encryption = try cache.encryption()
         storage.eviction = EvictionPolicy([.totalBytes(maxSize.bytes)] + (maxAge.map { [.age($0)] } ?? []))
         if !ignoredQueryNames.isEmpty { storage.keyNormalizer = .droppingQueryItems(ignoredQueryNames) }
         let registry = PrometheusCollectorRegistry()
-        var loading = LoaderConfiguration()
+        var loading = MediaLoader.Configuration()
         loading.metricsFactory = PrometheusMetricsFactory(registry: registry)
         var configuration = ProxyServer.Configuration(host: host, port: port)
         configuration.token = token

@@ -20,7 +20,7 @@ guard (3...4).contains(arguments.count), let seed = UInt64(arguments[2]),
 let commits = arguments.count == 3
 
 var random = SplitMix64(seed: seed)
-var configuration = StoreConfiguration()
+var configuration = MediaStore.Configuration()
 configuration.eviction = .unlimited
 configuration.commitBatchBytes = commits ? 256 << 10 : .max
 configuration.commitInterval = commits ? .milliseconds(20) : .seconds(3600)

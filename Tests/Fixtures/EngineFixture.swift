@@ -59,8 +59,8 @@ package struct EngineFixture {
         origin kind: OriginKind = .nio,
         headers: OriginHeaders = OriginHeaders(),
         engine configure: (inout CacheEngine.Configuration) -> Void = { _ in },
-        loading: (inout LoaderConfiguration) -> Void = { _ in },
-        storing: (inout StoreConfiguration) -> Void = { _ in },
+        loading: (inout MediaLoader.Configuration) -> Void = { _ in },
+        storing: (inout MediaStore.Configuration) -> Void = { _ in },
         _ body: (EngineFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(origin: kind, headers: headers, engine: configure, loading: loading, storing: storing)
@@ -79,12 +79,12 @@ package struct EngineFixture {
         origin kind: OriginKind = .nio,
         headers: OriginHeaders = OriginHeaders(),
         engine configure: (inout CacheEngine.Configuration) -> Void = { _ in },
-        loading: (inout LoaderConfiguration) -> Void = { _ in },
-        storing: (inout StoreConfiguration) -> Void = { _ in }
+        loading: (inout MediaLoader.Configuration) -> Void = { _ in },
+        storing: (inout MediaStore.Configuration) -> Void = { _ in }
     ) async throws -> EngineFixture {
         let origin = try await TestOrigin.start()
         let directory = try TemporaryDirectory()
-        var storage = StoreConfiguration()
+        var storage = MediaStore.Configuration()
         storage.eviction = .unlimited
         storing(&storage)
         let store = try MediaStore.open(at: directory.path, configuration: storage)

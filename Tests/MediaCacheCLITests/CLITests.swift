@@ -19,7 +19,7 @@ import Testing
 
     /// Two resources: `a.mp4` half cached, `b.mp3` whole and pinned.
     func populate() throws {
-        var configuration = StoreConfiguration()
+        var configuration = MediaStore.Configuration()
         configuration.eviction = .unlimited
         let store = try MediaStore.open(at: directory.path, configuration: configuration)
         for (name, length, cached) in [("a.mp4", 1000, 500), ("b.mp3", 300, 300)] as [(String, Int64, Int64)] {

@@ -77,7 +77,7 @@ import Testing
         #expect(origin.bytesSent(for: Self.film) - sentBefore < Self.lengths[Self.film]!, "the resume fetched the whole film again")
 
         #expect(server.stop().status == 0)
-        var configuration = StoreConfiguration()
+        var configuration = MediaStore.Configuration()
         configuration.eviction = .unlimited
         let store = try MediaStore.open(at: disk.path, configuration: configuration)
         defer { try? store.close() }

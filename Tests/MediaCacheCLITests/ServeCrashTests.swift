@@ -58,7 +58,7 @@ import Testing
                 removals += 1
             }
 
-            var configuration = StoreConfiguration()
+            var configuration = MediaStore.Configuration()
             configuration.eviction = .unlimited
             let store = try MediaStore.open(at: cache, configuration: configuration)
             let (bytes, mismatches) = try Self.verify(store, origin: origin)

@@ -287,7 +287,7 @@ import Testing
             let sent = try await harness.origin.settledBytesSent(for: "/a.mp4")
             let stored = try harness.store.availableRanges(for: key).coveredLength
             #expect(stored == sent, "the origin sent \(sent) bytes; \(stored) were kept")
-            let lead = LoaderConfiguration().initialReadahead
+            let lead = MediaLoader.Configuration().initialReadahead
             #expect(sent <= 300_000 + 64 << 10 + lead,
                     "an abandoned read cost \(sent) bytes: \(harness.origin.requests(for: "/a.mp4").map { $0.range ?? "-" })")
         }
@@ -341,7 +341,7 @@ import Testing
             // chunk may come in memory, handed to the reader waiting for it before it is stored.
             #expect(parts.allSatisfy { $0.count <= 256 << 10 })
             let inMemory = parts.filter { !$0.isFile }
-            #expect(inMemory.allSatisfy { $0.source == .network && $0.count <= Int64(LoaderConfiguration().chunkSize) }, "\(inMemory)")
+            #expect(inMemory.allSatisfy { $0.source == .network && $0.count <= Int64(MediaLoader.Configuration().chunkSize) }, "\(inMemory)")
             #expect(inMemory.count <= harness.origin.requests(for: "/a.mp4").count, "\(inMemory)")
             let cached = parts.filter { $0.source == .cache }
             #expect(cached.map(\.offset) == [100_000, 362_144, 624_288])
@@ -373,7 +373,7 @@ import Testing
                 return last - first + 1
             }
             // Grown by consumption alone, the lead after 2 MiB would still be the initial one.
-            let initial = LoaderConfiguration().initialReadahead
+            let initial = MediaLoader.Configuration().initialReadahead
             #expect((sizes.max() ?? 0) >= 4 * initial, "requests of \(sizes) on a 30 ms origin")
         }
     }

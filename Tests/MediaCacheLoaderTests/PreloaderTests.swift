@@ -48,7 +48,7 @@ import Testing
             for name in ["a", "b", "c", "d", "e"] {
                 harness.serve("/\(name)", length: 256 << 10, misbehavior: .init(bytesPerSecond: 2 << 20))
             }
-            var serial = PreloaderConfiguration()
+            var serial = Preloader.Configuration()
             serial.maxConcurrentJobs = 1
             let preloader = Preloader(loader: harness.loader, configuration: serial)
             let stream = await preloader.updates()
@@ -86,7 +86,7 @@ import Testing
             let playing = harness.serve("/playing", length: 1 << 20, misbehavior: .init(bytesPerSecond: 512 << 10))
             harness.serve("/next1", length: 4 << 20, misbehavior: .init(bytesPerSecond: 1 << 20))
             harness.serve("/next2", length: 4 << 20, misbehavior: .init(bytesPerSecond: 1 << 20))
-            var configuration = PreloaderConfiguration()
+            var configuration = Preloader.Configuration()
             configuration.stepSize = 64 << 10
             configuration.playbackQuietPeriod = .seconds(1)
             let preloader = Preloader(loader: harness.loader, configuration: configuration)
@@ -126,7 +126,7 @@ import Testing
             harness.serve("/big", length: 8 << 20, misbehavior: .init(bytesPerSecond: 1 << 20))
             harness.serve("/queued1", length: 1 << 20)
             harness.serve("/queued2", length: 1 << 20)
-            var configuration = PreloaderConfiguration()
+            var configuration = Preloader.Configuration()
             configuration.maxConcurrentJobs = 1
             configuration.stepSize = 64 << 10
             let preloader = Preloader(loader: harness.loader, configuration: configuration)
@@ -184,7 +184,7 @@ import Testing
     @Test func secondsOfAnUnreadableContainerAreEstimatedAndSaySo() async throws {
         try await EngineFixture.run { harness in
             harness.origin.serve("/broken.mp4", content: .data(Data(repeating: 0xAB, count: 2 << 20), mimeType: "video/mp4"))
-            var configuration = PreloaderConfiguration()
+            var configuration = Preloader.Configuration()
             configuration.assumedBitrate = 800_000
             let preloader = Preloader(loader: harness.loader, configuration: configuration)
             let stream = await preloader.updates()

@@ -112,7 +112,7 @@ import Testing
             #expect(Bytes(player.body) == Bytes(content.bytes(in: 0..<(8 << 20))))
             // Both start with the initial lead, so the first bytes come as fast; once they are
             // taken, the whole response's next request asks for the largest lead.
-            let initial = LoaderConfiguration().initialReadahead, readahead = LoaderConfiguration().readahead
+            let initial = MediaLoader.Configuration().initialReadahead, readahead = MediaLoader.Configuration().readahead
             let wholeRequests = ranges(proxy, "/whole.mp4"), playerRequests = ranges(proxy, "/player.mp4")
             let first = "GET bytes=0-\(initial - 1)"
             #expect(wholeRequests.first == first && playerRequests.first == first, "\(wholeRequests) \(playerRequests)")

@@ -29,8 +29,8 @@ struct ProxyHarness {
     /// and always shuts everything down.
     static func run(configure: (inout ProxyServer.Configuration) -> Void = { _ in },
                     engine configureEngine: (inout CacheEngine.Configuration) -> Void = { _ in },
-                    loading: (inout LoaderConfiguration) -> Void = { _ in },
-                    storing: (inout StoreConfiguration) -> Void = { _ in },
+                    loading: (inout MediaLoader.Configuration) -> Void = { _ in },
+                    storing: (inout MediaStore.Configuration) -> Void = { _ in },
                     _ body: (ProxyHarness) async throws -> Void) async throws {
         let fixture = try await EngineFixture.start(engine: configureEngine, loading: loading, storing: storing)
         var configuration = ProxyServer.Configuration(host: "127.0.0.1", port: 0)

@@ -79,8 +79,8 @@ import Testing
         }
     }
 
-    static var configuration: StoreConfiguration {
-        var configuration = StoreConfiguration()
+    static var configuration: MediaStore.Configuration {
+        var configuration = MediaStore.Configuration()
         configuration.eviction = .unlimited
         return configuration
     }

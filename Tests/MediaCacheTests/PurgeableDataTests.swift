@@ -126,9 +126,9 @@ import Testing
     private struct Stores {
         let fixture: StoreFixture
         let purgeable: TemporaryDirectory
-        let configuration: StoreConfiguration
+        let configuration: MediaStore.Configuration
 
-        init(configure: (inout StoreConfiguration) -> Void = { _ in }) throws {
+        init(configure: (inout MediaStore.Configuration) -> Void = { _ in }) throws {
             fixture = try StoreFixture(configure: configure)
             purgeable = try TemporaryDirectory()
             var configuration = fixture.configuration

@@ -5,11 +5,11 @@ import MediaCacheTesting
 /// A store in a directory of its own, with helpers to fill it with pattern bytes.
 struct StoreFixture {
     let directory: TemporaryDirectory
-    var configuration: StoreConfiguration
+    var configuration: MediaStore.Configuration
 
-    init(configure: (inout StoreConfiguration) -> Void = { _ in }) throws {
+    init(configure: (inout MediaStore.Configuration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory()
-        configuration = StoreConfiguration()
+        configuration = MediaStore.Configuration()
         configuration.eviction = .unlimited
         configure(&configuration)
     }

@@ -8,7 +8,7 @@ import Foundation
 /// The key is the app's: 32 bytes it keeps, on Apple platforms typically in the Keychain.
 ///
 /// ```swift
-/// var configuration = StoreConfiguration()
+/// var configuration = MediaStore.Configuration()
 /// configuration.encryption = try StoreEncryption(key: SymmetricKey(data: keyFromKeychain))
 /// let store = try MediaStore.open(at: directory, configuration: configuration)
 /// ```

@@ -14,7 +14,7 @@ public enum EvictionLimit: Hashable, Sendable, Codable {
 /// evicted; they still count towards the limits.
 ///
 /// ```swift
-/// var configuration = StoreConfiguration()
+/// var configuration = MediaStore.Configuration()
 /// configuration.eviction = EvictionPolicy([.totalBytes(500 << 20), .age(.seconds(7 * 86_400))])
 /// ```
 public struct EvictionPolicy: Hashable, Sendable {

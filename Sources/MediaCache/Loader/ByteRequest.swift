@@ -13,8 +13,8 @@ public struct ByteRequest: Hashable, Sendable, CustomStringConvertible {
     public var length: Int64?
     /// Whether the reader will take every byte it asks for, as a client that asked for a whole
     /// response (no `Range` header) does. An open-ended fetch starts with
-    /// ``LoaderConfiguration/initialReadahead`` beyond its reader; for such a reader it asks for
-    /// ``LoaderConfiguration/readahead`` once the first bytes were taken, where for a player's
+    /// ``MediaLoader/Configuration/initialReadahead`` beyond its reader; for such a reader it asks for
+    /// ``MediaLoader/Configuration/readahead`` once the first bytes were taken, where for a player's
     /// `bytes=0-`, which often stops after a few hundred kilobytes, the lead grows with what
     /// the player takes.
     public var takesAll: Bool

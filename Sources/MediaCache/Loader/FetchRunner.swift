@@ -6,7 +6,7 @@ import Foundation
 /// byte where it stopped.
 ///
 /// When the fetch's readers leave, it asks for nothing more but keeps reading what it asked
-/// for, within ``LoaderConfiguration/drainTimeout``: the origin has sent those bytes already,
+/// for, within ``MediaLoader/Configuration/drainTimeout``: the origin has sent those bytes already,
 /// and thrown away they would be fetched again.
 struct FetchRunner: Sendable {
     let id: FetchPlan.FetchID
@@ -17,7 +17,7 @@ struct FetchRunner: Sendable {
     private var url: URL { loader.url }
     private var key: ResourceKey { loader.key }
     private var store: MediaStore { loader.store }
-    private var configuration: LoaderConfiguration { loader.configuration }
+    private var configuration: MediaLoader.Configuration { loader.configuration }
 
     /// What one request ended with.
     private enum Outcome {

@@ -1,5 +1,5 @@
 /// When fetches that wait for their readers go on, as a value-type state machine beside
-/// ``FetchPlan``: a sequential fetch pauses while it is ``LoaderConfiguration/readahead``
+/// ``FetchPlan``: a sequential fetch pauses while it is ``MediaLoader/Configuration/readahead``
 /// ahead of its readers; a ranged fetch waits for demand (``RequestPacing/Decision/wait(until:)``)
 /// until a reader reaches its threshold, or any bounded reader moves, or readers join, leave or
 /// come back. It returns which fetches to wake; ``ResourceLoader`` resumes them.

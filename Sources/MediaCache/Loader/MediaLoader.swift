@@ -23,7 +23,7 @@ public final class MediaLoader: Sendable {
     /// Where missing bytes come from.
     public let origin: any MediaOrigin
     /// Chunking, coalescing and retries.
-    public let configuration: LoaderConfiguration
+    public let configuration: MediaLoader.Configuration
 
     private struct Entry {
         var loader: ResourceLoader
@@ -40,7 +40,7 @@ public final class MediaLoader: Sendable {
     public let playback: PlaybackActivity
 
     /// Creates a loader over `store` that fills gaps from `origin`.
-    public init(store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration = LoaderConfiguration()) {
+    public init(store: MediaStore, origin: any MediaOrigin, configuration: MediaLoader.Configuration = MediaLoader.Configuration()) {
         self.store = store
         self.origin = origin
         self.configuration = configuration
@@ -93,7 +93,7 @@ public final class MediaLoader: Sendable {
         return content
     }
 
-    /// The bytes of `request`, in chunks of at most ``LoaderConfiguration/chunkSize``.
+    /// The bytes of `request`, in chunks of at most ``MediaLoader/Configuration/chunkSize``.
     ///
     /// Nothing happens until the sequence is iterated. A reader that stops iterating, or whose
     /// task is cancelled, is detached at once; fetches no reader needs any more stop, and the

@@ -4,8 +4,8 @@
 /// A value type, its decisions a function of what the fetch's readers have shown: what one request asks for is what
 /// the origin may send whatever happens next, because socket buffers on both sides hold
 /// megabytes that a cancel cannot call back. So an open-ended fetch asks only a *lead* beyond
-/// its furthest reader: ``LoaderConfiguration/initialReadahead`` at first, growing with the
-/// bytes its readers consumed (a sixteenth of them) up to ``LoaderConfiguration/readahead``,
+/// its furthest reader: ``MediaLoader/Configuration/initialReadahead`` at first, growing with the
+/// bytes its readers consumed (a sixteenth of them) up to ``MediaLoader/Configuration/readahead``,
 /// and doubling each time a reader stood waiting on a slow origin round trip (see
 /// ``requestAnswered(after:from:readers:)``). The next request goes out once the reader is within a quarter of a
 /// lead of the bytes asked for, while the current one is still arriving, and tops them up to a

@@ -47,7 +47,7 @@ extension ResourceLoader {
 
     /// Fetches nobody waits on any more: a sequential one stops at once (it could only start
     /// over from byte 0); a ranged one drains what it asked for, for at most
-    /// ``LoaderConfiguration/drainTimeout``.
+    /// ``MediaLoader/Configuration/drainTimeout``.
     func release(_ orphaned: [FetchID]) {
         for id in orphaned {
             if plan.isSequential {

@@ -4,7 +4,7 @@ import Foundation
 /// fetches shared by the readers that need them (see ``FetchPlan``).
 ///
 /// Bytes flow one way: a fetch writes them into the store, then wakes the readers, which
-/// read them in chunks of at most ``LoaderConfiguration/chunkSize``: from the last few chunks
+/// read them in chunks of at most ``MediaLoader/Configuration/chunkSize``: from the last few chunks
 /// written, which the loader keeps in memory (``RecentWrites``), or back from the store. No
 /// reader holds more than one chunk, however fast the origin or slow the reader. A reader
 /// that sends files itself gets cached bytes as spans of the data file instead (``ReadPart``),
@@ -36,7 +36,7 @@ actor ResourceLoader {
         var purpose: ReadPurpose
         var failure: LoaderError?
         /// The bytes delivered from the cache since the last network byte: a reader that reaches
-        /// a gap after at least a chunk of them first waits ``LoaderConfiguration/gapDelayAfterCache``.
+        /// a gap after at least a chunk of them first waits ``MediaLoader/Configuration/gapDelayAfterCache``.
         var cachedRun: Int64 = 0
         /// Whether it waits for the resource's record (``record(for:)``), which wakes it as
         /// soon as a fetch records the origin's answer.
@@ -47,7 +47,7 @@ actor ResourceLoader {
     let url: URL
     let store: MediaStore
     let origin: any MediaOrigin
-    let configuration: LoaderConfiguration
+    let configuration: MediaLoader.Configuration
     let statistics: StatisticsRecorder
     let playback: PlaybackActivity
 
@@ -83,7 +83,7 @@ actor ResourceLoader {
         let release: @Sendable () -> Void
     }
 
-    init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: LoaderConfiguration,
+    init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: MediaLoader.Configuration,
          statistics: StatisticsRecorder, playback: PlaybackActivity, holds: Holds, isStopped: Bool = false) {
         self.holds = holds
         self.isStopped = isStopped
@@ -123,7 +123,7 @@ actor ResourceLoader {
 
     /// The reader's next part, `nil` at the end of its request: stored bytes as a span of the
     /// data file of at most `fileSpanLimit` bytes when one is given and the store has files
-    /// to send, otherwise chunks of at most ``LoaderConfiguration/chunkSize`` in memory.
+    /// to send, otherwise chunks of at most ``MediaLoader/Configuration/chunkSize`` in memory.
     ///
     /// A reader that takes spans gets the bytes a fetch just wrote as spans too, rather than
     /// from ``RecentWrites``: its server sends them from the page cache without copying them,

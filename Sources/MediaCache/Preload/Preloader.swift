@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Preloads read through the same ``MediaLoader`` as playback: nothing is fetched twice, and
 /// what is already cached is not fetched again. Jobs run by priority, then newest first, at
-/// most ``PreloaderConfiguration/maxConcurrentJobs`` at once, and pause while a player waits for
+/// most ``Preloader/Configuration/maxConcurrentJobs`` at once, and pause while a player waits for
 /// the network. They need no handle: cancel them by URL or all at once.
 ///
 /// ```swift
@@ -22,7 +22,7 @@ public actor Preloader {
     /// The loader preloads read through.
     public nonisolated let loader: MediaLoader
     /// Scheduling and pacing.
-    public nonisolated let configuration: PreloaderConfiguration
+    public nonisolated let configuration: Preloader.Configuration
 
     /// What one preload asks for.
     struct Request: Sendable {
@@ -38,7 +38,7 @@ public actor Preloader {
     private var reports: JobReports<ResourceKey, PreloadJob>
 
     /// Creates a preloader over `loader`.
-    public init(loader: MediaLoader, configuration: PreloaderConfiguration = PreloaderConfiguration()) {
+    public init(loader: MediaLoader, configuration: Preloader.Configuration = Preloader.Configuration()) {
         self.loader = loader
         self.configuration = configuration
         reports = JobReports(retention: .lastEnded(configuration.endedJobsKept))
@@ -58,7 +58,7 @@ public actor Preloader {
     /// and priority. An amount that is not ``PreloadAmount/isValid`` ends the job at once as
     /// failed, with the reason in ``PreloadJob/error``.
     ///
-    /// A URL one of ``PreloaderConfiguration/planners`` plans, such as an HLS playlist, is
+    /// A URL one of ``Preloader/Configuration/planners`` plans, such as an HLS playlist, is
     /// preloaded as its planner says: for HLS, what a player starts with, the variant chosen
     /// by `maximumBandwidth` (bits per second) when given.
     public func preload(_ url: URL, amount: PreloadAmount, priority: Int = 0, maximumBandwidth: Int? = nil) {

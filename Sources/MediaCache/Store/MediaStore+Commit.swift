@@ -13,7 +13,7 @@ extension MediaStore {
     }
 
     /// Commits everything unrecorded; the flusher task calls this once per
-    /// ``StoreConfiguration/commitInterval``, so nothing waits longer than that.
+    /// ``MediaStore/Configuration/commitInterval``, so nothing waits longer than that.
     func commitOnTimer() {
         guard schedule.withLock({ $0.firstUnrecordedChange != nil }) else {
             checkpointIndexSoonIfLarge()

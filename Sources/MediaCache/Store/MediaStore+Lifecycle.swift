@@ -84,7 +84,7 @@ extension MediaStore {
     }
 
     /// Pins `key` (an offline download: never evicted) or unpins it. With a
-    /// ``StoreConfiguration/purgeableDirectory`` its data file moves: into the store's
+    /// ``MediaStore/Configuration/purgeableDirectory`` its data file moves: into the store's
     /// directory when pinned, out to the purgeable one when not. The file moves before the
     /// index changes; a crash between the two leaves it where the next open finds and places it.
     public func setPinned(_ pinned: Bool, for key: ResourceKey) throws(MediaStoreError) {

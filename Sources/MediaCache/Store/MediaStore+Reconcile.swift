@@ -2,7 +2,7 @@ import Foundation
 
 extension MediaStore {
     /// Moves each data file found in the wrong folder where its resource's pinning puts it
-    /// (see ``StoreConfiguration/purgeableDirectory``): after a crash between a file's move and
+    /// (see ``MediaStore/Configuration/purgeableDirectory``): after a crash between a file's move and
     /// its record, or in a store that kept every file in its own directory. Runs on open,
     /// before anything reads a file.
     func placeDataFiles() throws(MediaStoreError) {

@@ -44,7 +44,7 @@ public final class MediaStore: Sendable {
     /// store on a directory written with another key (or none) the one it keeps apart inside it.
     public let directory: String
     /// The configuration the store was opened with.
-    public let configuration: StoreConfiguration
+    public let configuration: MediaStore.Configuration
 
     let index: StoreIndex
     /// Spans written since the last commit, for recovery after a kill; `nil` when the platform
@@ -68,12 +68,12 @@ public final class MediaStore: Sendable {
     var fileSystem: any FileSystem { configuration.fileSystem }
     var clock: any MediaCacheClock { configuration.clock }
     /// Where the data files of pinned resources live, and of every resource without a
-    /// ``StoreConfiguration/purgeableDirectory``.
+    /// ``MediaStore/Configuration/purgeableDirectory``.
     var dataDirectory: String { directory + "/data" }
     /// Where the data files of resources that are not pinned live.
     let purgeableDataDirectory: String
 
-    private init(directory: String, purgeableDataDirectory: String, configuration: StoreConfiguration, lock: DirectoryLock,
+    private init(directory: String, purgeableDataDirectory: String, configuration: MediaStore.Configuration, lock: DirectoryLock,
                  index: StoreIndex, keys: [ResourceKey]) {
         self.directory = directory
         self.purgeableDataDirectory = purgeableDataDirectory
@@ -90,7 +90,7 @@ public final class MediaStore: Sendable {
     /// what a killed process wrote but did not commit, reconciles the index with the data files
     /// and applies the eviction policy.
     ///
-    /// An encrypted store (``StoreConfiguration/encryption``) opens only a directory written with
+    /// An encrypted store (``MediaStore/Configuration/encryption``) opens only a directory written with
     /// its key. On one written with another key, or without encryption, it opens empty in a
     /// directory of its own inside it and logs why, leaving the other cache as it is; so does an
     /// unencrypted store on an encrypted directory. ``directory`` is where it opened.
@@ -98,7 +98,7 @@ public final class MediaStore: Sendable {
     /// - Throws: ``MediaStoreError/directoryInUse(path:ownerPID:)`` when another store owns it.
     public static func open(
         at directory: String,
-        configuration: StoreConfiguration = StoreConfiguration()
+        configuration: MediaStore.Configuration = MediaStore.Configuration()
     ) throws(MediaStoreError) -> MediaStore {
         let root = URL(fileURLWithPath: directory).standardizedFileURL.path
         do {

@@ -19,11 +19,11 @@ public final class CacheEngine: Sendable {
     /// How each part is configured.
     public struct Configuration: Sendable {
         /// Eviction, key normalisation, encryption and commits (used when the engine opens the store).
-        public var store = StoreConfiguration()
+        public var store = MediaStore.Configuration()
         /// Chunking, coalescing and retries (used when the engine makes the loader).
-        public var loader = LoaderConfiguration()
+        public var loader = MediaLoader.Configuration()
         /// Preload scheduling and pacing.
-        public var preload = PreloaderConfiguration()
+        public var preload = Preloader.Configuration()
         /// Download concurrency and retries.
         public var downloads = DownloadManager.Configuration()
         /// How long stored HLS playlists are served before the origin is asked again.

@@ -10,7 +10,7 @@ import MediaCache
 /// Everything is recorded as one asset.
 ///
 /// ```swift
-/// var configuration = PreloaderConfiguration()
+/// var configuration = Preloader.Configuration()
 /// configuration.planners = [HLSPreloadPlanner(playlists: PlaylistSource(store: store, loader: loader))]
 /// let preloader = Preloader(loader: loader, configuration: configuration)
 /// await preloader.preload(masterURL, amount: .seconds(6), maximumBandwidth: 3_000_000)
@@ -71,10 +71,10 @@ public struct HLSPreloadPlanner: PreloadPlanner {
     }
 }
 
-extension PreloaderConfiguration {
+extension Preloader.Configuration {
     /// This configuration with an ``HLSPreloadPlanner`` reading through `playlists` after its
     /// planners, unless it has one.
-    public func planningHLS(playlists: PlaylistSource) -> PreloaderConfiguration {
+    public func planningHLS(playlists: PlaylistSource) -> Preloader.Configuration {
         guard !planners.contains(where: { $0 is HLSPreloadPlanner }) else { return self }
         var configuration = self
         configuration.planners.append(HLSPreloadPlanner(playlists: playlists, assumedBitrate: assumedBitrate))

@@ -14,7 +14,7 @@ import MediaCache
 /// A range that runs to the last byte (`a-`, or `a-b` with `b` the last byte, as AVPlayer
 /// writes it) is read open-ended: a player streaming "to the end" declares no need for those
 /// bytes, and usually leaves long before, so the loader paces it (see
-/// `LoaderConfiguration.initialReadahead`). A range that ends earlier, or a suffix, is a
+/// `MediaLoader.Configuration.initialReadahead`). A range that ends earlier, or a suffix, is a
 /// declared need and is fetched exactly.
 public struct RangeResponsePlan: Hashable, Sendable {
     /// The response status: 200, 206 or 416.

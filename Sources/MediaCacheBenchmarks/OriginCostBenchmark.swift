@@ -39,7 +39,7 @@ struct OriginCostBenchmark {
         let prefix: String
     }
 
-    /// The session of issue 16: a 2-byte probe; open-ended reads abandoned after 700 KB, 1 MB,
+    /// A seek-heavy session: a 2-byte probe; open-ended reads abandoned after 700 KB, 1 MB,
     /// 2 MB, 1 MB and 3 MB; the last 64 KiB; a bounded read across a cached span. Returns the
     /// unique bytes delivered.
     private func seekSession(_ front: Front, path: String, length: Int64) throws -> Int64 {

@@ -7,14 +7,11 @@ import MediaCacheTesting
 ///
 /// The reference file is written fresh, in 1 MiB writes; the cache's data file is written as a
 /// fetch writes it, in chunks of about 256 KiB at any offset. Linux keeps the first in page-cache
-/// folios of 1 MiB and the second in folios of 4 KiB to 512 KiB, and `sendfile` sends larger folios
-/// faster (BENCHMARKS.md, "The page cache's folios"). Each row therefore also runs nginx on the
-/// cache's own data file, linked into its root: the same pages our server sends.
+/// folios of 1 MiB and the second in smaller folios, and `sendfile` sends larger folios faster.
+/// Each row therefore also runs nginx on the cache's own data file, linked into its root: the
+/// same pages our server sends.
 ///
-/// The latency row tracks how evenly a server shares itself among its connections: while each
-/// local client's connection was switched to Reno once accepted, and so stayed paced, a tenth
-/// of the responses at 64 connections waited most of a second (BENCHMARKS.md, "Latency under 64
-/// connections", "Reno from the start").
+/// The latency row tracks how evenly a server shares itself among its connections.
 struct ProxyHitBenchmark {
     let nginx: Nginx
     let proxy: ServeProcess
@@ -30,10 +27,8 @@ struct ProxyHitBenchmark {
     /// of the same server vary by about ±10 %, as much as the difference measured; the median
     /// of five is steadier than that of three.
     static let rounds = 5
-    /// Seconds per round. Two processes of the same build, alternated at 64 connections on 8
-    /// MiB hits, differed by 0.77–1.14 from one 4 s round to the next and by 0.95–1.09 over 12
-    /// s rounds (BENCHMARKS.md, "What a round can tell"): the rows the issue judges, at several
-    /// connections, take 12 s rounds; one connection, which varies less, keeps 4 s.
+    /// Seconds per round: rounds at several connections vary from one to the next, and take 12 s
+    /// so that a ratio means something; one connection, which varies less, keeps 4 s.
     static func seconds(connections: Int) -> Int {
         connections == 1 ? 4 : 12
     }

@@ -179,7 +179,7 @@ struct ServeCommand: AsyncParsableCommand {
             Output.line("mediacache: the cache is encrypted at rest (key \(encryption.keyIdentifier)) in \(store.directory)")
         }
         // The origin's connections share the client connections' loops: a miss is asked and
-        // answered on one thread (BENCHMARKS.md, "A miss asked on its connection's loop").
+        // answered on one thread, with no hand-over between threads.
         let origin = HTTPOrigin(eventLoopGroup: ProxyServer.connectionLoops)
         let directory = cache.directory
         let engine = CacheEngine(owning: store, origin: origin, configuration: engineConfiguration)

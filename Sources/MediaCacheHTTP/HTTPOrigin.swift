@@ -129,8 +129,7 @@ public final class HTTPOrigin: MediaOrigin {
 extension HTTPOrigin {
     /// The event loop `url`'s transfers run on when asked from here (``OriginClient/loop(for:)``):
     /// a fetch's request is made there and its head read and recorded there, without a
-    /// hand-over between threads (BENCHMARKS.md, "A miss's request made where its answer is
-    /// read").
+    /// hand-over between threads.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *)
     public func requestExecutor(for url: URL) -> (any TaskExecutor)? {
         EventLoopTaskExecutor(client.loop(for: url))

@@ -33,7 +33,7 @@ extension OriginTransfer {
             /// The request being asked: the first, or a redirect's.
             var request: OriginClient.Request
             /// The URLs asked so far, to refuse a redirect back to one of them. An array: most
-            /// transfers ask one URL, and a set of it cost each miss 2 µs to build.
+            /// transfers ask one URL, which a set would cost each miss more to build.
             var asked: [URL]
             var carrier: Carrier?
             /// Whether the request was sent again after a kept connection closed unanswered.

@@ -20,9 +20,8 @@ import NIOHTTP1
 /// fills less than half its buffer, and a chunked body's several parts in one turn, are
 /// copied into one `Data` of exactly their size), and a waiting fetch is woken once for it.
 /// Each ``next()`` takes what was gathered since the last: one turn's chunk while the fetch
-/// keeps up, all of them joined when it fell behind. Copying each turn's buffers cost a cold
-/// fetch 7–10 % of the server's CPU and 9–13 % of its rate (BENCHMARKS.md, "Cold rounds from
-/// empty caches, and a fetch's chunks without a copy").
+/// keeps up, all of them joined when it fell behind: a cold fetch's bytes are never copied
+/// between the socket and the store.
 ///
 /// ```swift
 /// let transfer = OriginTransfer(request, on: client, maximumRedirects: 10, limit: 512 << 10)

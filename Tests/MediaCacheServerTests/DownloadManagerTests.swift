@@ -223,7 +223,7 @@ import Testing
                 + proxy.origin.requests(for: "/hls/" + $0).map { $0.range ?? "all" }.joined(separator: ",") }
             // Resumed transfers start where the stored bytes end. What the origin had sent but the
             // loader had not yet read when a transfer was interrupted (a pause, a shutdown) is
-            // lost, at most one read of 64 KiB per transfer running; keeping it is issue 16's.
+            // lost, at most one read of 64 KiB per transfer running.
             let interrupted = Int64(2 * DownloadManager.Configuration().parallelResources * (64 << 10))
             #expect(fetched <= size + interrupted, "\(fetched) origin bytes for \(size)\n\(log.joined(separator: "\n"))")
             await manager.shutdown()

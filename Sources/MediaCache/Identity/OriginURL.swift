@@ -37,8 +37,7 @@ public enum OriginURL {
         // The host is decoded (`host`, through ICU's IDNA) only when decoding can change or refuse
         // it: a percent-escape (`%5B%5D` is `[]`, no host) or a `--`, as in an `xn--` label, which
         // IDNA refuses when it is no valid Punycode. Decoding every host, and trimming it through
-        // `NSString`, cost a miss through the proxy about 60 µs (BENCHMARKS.md, "Foundation off a
-        // miss's path").
+        // `NSString`, would cost every miss through the proxy.
         let spelled = components.encodedHost
         guard let host = spelled.map(Self.decodingMayChange) == true ? components.host : spelled,
               host.unicodeScalars.contains(where: { $0 != "[" && $0 != "]" }) else {

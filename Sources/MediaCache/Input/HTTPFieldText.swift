@@ -4,9 +4,8 @@
 /// Every proxied request and every origin response reads several fields. Foundation's
 /// Unicode-aware trimming and case folding cost tens of microseconds per request on the path
 /// to a miss's first byte, for text that is ASCII by definition. The functions are inlinable
-/// so that other modules' callers get them specialized for their `String` or `Substring`: run
-/// generically, through protocol witnesses, they cost a new connection's miss about 30 µs
-/// (BENCHMARKS.md, "Code on huge pages, and where the remaining CPU goes").
+/// so that other modules' callers get them specialized for their `String` or `Substring`
+/// rather than run generically, through protocol witnesses.
 ///
 /// ```swift
 /// HTTPFieldText.trimmed("  bytes=0-99 ")                  // "bytes=0-99"

@@ -161,7 +161,7 @@ final class ReaderSession: Sendable {
 
     /// Detaches the reader and lets its loader go, in the read's own task: a read that ends or
     /// fails costs no task of its own, which would wake a thread of the cooperative pool on
-    /// every response (BENCHMARKS.md, "Per-request work on a hit").
+    /// every response.
     private func finishHere() async {
         guard let (resource, id) = endRegistration() else { return }
         await Self.unregister(id, from: resource, of: loader)

@@ -15,7 +15,7 @@ import Logging
 /// only committed spans, and empties the file it left once the commit recorded everything, so
 /// the journal stays as small as the spans awaiting a commit. Where the file system maps files
 /// (``FileSystem/mapFile(at:length:)``), a record is a copy into memory shared with the page
-/// cache, not a system call: a `pwrite` per chunk cost a cold read 7% of its speed.
+/// cache, not a system call per chunk.
 final class SpanJournal: Sendable {
     /// One write: a span of a generation of a resource.
     struct Entry: Hashable, Sendable {
@@ -35,8 +35,8 @@ final class SpanJournal: Sendable {
                 guard offset + Int64(data.count) <= file.bytes.count else {
                     throw IOError(operation: "journal", path: path, code: ENOSPC)
                 }
-                // Data's own bytes, copied at once: `copyBytes(to:)` went through `DataProtocol`'s
-                // generic path, 40 µs for a record of a few bytes.
+                // Data's own bytes, copied at once: `copyBytes(to:)` goes through `DataProtocol`'s
+                // slow generic path, even for a record of a few bytes.
                 let target = UnsafeMutableRawBufferPointer(rebasing: file.bytes[Int(offset)..<Int(offset) + data.count])
                 data.withUnsafeBytes { target.copyMemory(from: $0) }
             case .written(let file):

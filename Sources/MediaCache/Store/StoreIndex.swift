@@ -70,9 +70,8 @@ final class StoreIndex: Sendable {
     /// through the writer, whose restart checkpoint then waits up to 0.1 s for readers still
     /// on the log (otherwise the next call tries again). The log's file keeps its size.
     ///
-    /// A checkpoint made whole through the writer held every write, a miss's creation of its
-    /// resource included, for 0.1–0.2 s at a time. That put the 99th percentile of 64
-    /// concurrent misses at 0.5–1 s (BENCHMARKS.md, "Checkpoints beside the writer").
+    /// A checkpoint made whole through the writer would hold every write, a miss's creation of
+    /// its resource included, while it copies the log.
     func checkpointIfLarge() throws {
         guard let checkpointer, logNeedsCheckpoint else { return }
         do {
@@ -121,8 +120,8 @@ final class StoreIndex: Sendable {
     }
 
     func insertResource(key: ResourceKey, url: String, info: ContentInfo, now: Date) throws -> Resource {
-        // One statement is its own transaction: GRDB's BEGIN and COMMIT around it cost a
-        // miss about 50 µs before its first byte, for no atomicity it lacks.
+        // One statement is its own transaction: GRDB's BEGIN and COMMIT around it would delay a
+        // miss's first byte, for no atomicity it lacks.
         try pool.writeWithoutTransaction { db in
             try db.cachedStatement(
                 sql: """

@@ -10,16 +10,15 @@ import NIOSSL
 ///
 /// Why not AsyncHTTPClient, which it replaced: a cache's requests are simple (`GET` and `HEAD`
 /// with a few headers, one at a time per connection), and on a miss the client sits between the
-/// player's request and the origin's first byte. AsyncHTTPClient's pool manager, request state
-/// machines and delegate layers took 276 µs of CPU per miss before the request left
-/// (BENCHMARKS.md, "An origin client of our own").
+/// player's request and the origin's first byte, where AsyncHTTPClient's pool manager, request
+/// state machines and delegate layers cost more CPU than the rest of the miss.
 ///
 /// A request is made on one of the client's event loops (``loop(for:)``): the one it is asked
 /// from, when that is one of them, else the one its host maps to. Its connection is taken from
 /// or returned to that loop's ``OriginPool`` without a lock, and its answer is read there. So a
 /// server whose connections run on the client's loops (`mediacache serve`) makes a miss's
 /// request, and reads its answer, on the thread of the connection that asked, with no hand-over
-/// between threads either way (BENCHMARKS.md, "A miss asked on its connection's loop").
+/// between threads either way.
 ///
 /// A request on a kept connection that closes before any answer came (the origin closed it
 /// while idle) is sent again once, on a new connection.
@@ -48,13 +47,10 @@ final class OriginClient: Sendable {
     /// The largest buffer one read of a connection fills: NIO's adaptive allocator grows each
     /// connection's reads up to it while they come back full, and shrinks them when they do not.
     ///
-    /// NIO's default stops at 64 KiB, so a fast origin's body came in four reads per turn of
-    /// the loop and a write to the store per 256 KiB. At 256 KiB, a cold fetch of 256 MiB from
-    /// a loopback origin took 13–18 % less of the server's CPU per GiB and ran 3 % (tmpfs) to
-    /// 18 % (disk) faster (BENCHMARKS.md, "Larger reads from the origin"). A connection now
-    /// reads once per turn, up to 1 MiB, so that a turn's body is one buffer, which the fetch
-    /// takes without a copy (``OriginTransfer``). A slow origin's reads stay as small as what
-    /// arrives.
+    /// NIO's default stops at 64 KiB, which splits a fast origin's body into several reads per
+    /// turn of the loop and small writes to the store. A connection reads once per turn, up to
+    /// 1 MiB, so that a turn's body is one buffer, which the fetch takes without a copy
+    /// (``OriginTransfer``). A slow origin's reads stay as small as what arrives.
     static let largestRead = 1 << 20
 
     private let configuration: Configuration
@@ -133,7 +129,7 @@ final class OriginClient: Sendable {
     }
 
     /// The index of the loop `host` maps to. The host (``OriginEndpoint/host``) is hashed byte by
-    /// byte (FNV-1a): decoding it and hashing it as a `String` took a miss about 6 µs.
+    /// byte (FNV-1a), not decoded and hashed as a `String`, on every miss.
     private func index(forHost host: String) -> Int {
         let hash = host.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         return Int(hash % UInt64(loops.count))

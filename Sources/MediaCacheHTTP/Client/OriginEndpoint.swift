@@ -34,8 +34,8 @@ struct OriginEndpoint: Hashable, Sendable {
         isIPv6 || host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains($0) }
     }
 
-    /// Whether the host is an IPv6 address. Byte by byte: Foundation's `contains` for strings
-    /// took a miss 20 µs.
+    /// Whether the host is an IPv6 address, read byte by byte rather than by Foundation's
+    /// `contains` for strings, on every miss.
     private var isIPv6: Bool { host.utf8.contains(UInt8(ascii: ":")) }
 
     /// `url`'s request target: its path, never empty, and its query.

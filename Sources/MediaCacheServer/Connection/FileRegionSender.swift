@@ -12,12 +12,10 @@ import NIOCore
 /// its access-log line and the statistics) only the parts that left before its client went
 /// away. Each part costs a write through the pipeline and a report to the statistics, so they
 /// grow: a player that leaves within its first mebibytes (a swipe in a feed) is counted to
-/// the mebibyte, and a long hit costs a part per 4 MiB, not per mebibyte (BENCHMARKS.md,
-/// "Cache hits answered at once", has what 4 MiB parts saved an 8 MiB hit).
+/// the mebibyte, and a long hit costs a part per 4 MiB, not per mebibyte.
 ///
 /// It sits next to the socket, below the HTTP handlers: they see one region, and only the
-/// socket sees its parts, so a part costs no walk through the HTTP pipeline (BENCHMARKS.md,
-/// "A local client's send buffer").
+/// socket sees its parts, so a part costs no walk through the HTTP pipeline.
 ///
 /// While any region is being written, the connection sends whole TCP segments only
 /// (``FullSegments``), and a head written before the region leaves in its first segment.

@@ -7,27 +7,18 @@ import NIOCore
 /// kernel's own size while it sends anything else.
 ///
 /// A hit leaves by `sendfile`, which queues references to the page cache, not copies, so a
-/// loopback connection's buffer holds little memory however large it is. A larger one takes a
-/// hit in fewer, larger calls, each a wake-up of the event loop less: on this project's 2-core
-/// Linux machine, hits of 8 MiB cost the server 0.1–0.3 ms of CPU less each, and hits of 256
-/// MiB 8–13 ms less (BENCHMARKS.md, "A local client's send buffer").
-///
-/// Any other response gets the size the kernel had tuned the buffer to before the first hit.
-/// A miss's reader runs ahead of its player by what the kernel holds, and its fetch with it: a
-/// player that read 256 KiB of a cold file and left cost the origin 11 MiB with the larger
-/// buffer, against 7.5–8 MiB with the kernel's. That size then stays, as the kernel tunes no
-/// buffer whose size was set; on loopback its tuning has reached 4 MiB before the first byte.
+/// larger buffer costs little memory and takes a hit in fewer calls, each a wake-up of the event
+/// loop less. Any other response gets the size the kernel had tuned the buffer to: a miss's
+/// reader runs ahead of its player by what the kernel holds, and a larger buffer would cost the
+/// origin bytes a player that leaves never plays.
 ///
 /// Linux grants twice what a socket asks for, up to twice `net.core.wmem_max`, and setting the
-/// size turns its own tuning off for that socket; the tuning grows a buffer up to the third
-/// value of `net.ipv4.tcp_wmem`. So the size is asked for only where the grant is more than the
-/// tuning would reach: with the usual `wmem_max` of 208 KiB asking would shrink the buffer.
-/// Remote clients keep the kernel's tuning, which follows their link. Other platforms keep
-/// their own sizes.
+/// size turns its own tuning off for that socket; so the size is asked for only where the grant
+/// is more than the tuning would reach. Remote clients keep the kernel's tuning, which follows
+/// their link. Other platforms keep their own sizes.
 ///
-/// A response counts as sent what the kernel took, as nginx's `$body_bytes_sent` does: a local
-/// client that reads a little of a hit and leaves is counted up to the buffer's size beyond
-/// what it read (``FileRegionSender``'s parts).
+/// A response counts as sent what the kernel took, as nginx's `$body_bytes_sent` does
+/// (``FileRegionSender``'s parts).
 final class LocalClientSendBuffer: Sendable {
     /// The size asked for.
     static let requested = 4 << 20

@@ -19,10 +19,10 @@ import NIOHTTPTypesHTTP1
 /// responders, unchanged. ``ProxyListener`` accepts the connections and shuts them down.
 ///
 /// Each request is decided on from its head in the pipeline (``ProxyRules``). A hit, a `GET`
-/// the cache holds whole, is answered there on the spot, with no task. Every other request is answered in a task that runs on its
-/// channel's event loop (``EventLoopTaskExecutor``): a partial hit is read, answered and
-/// queued to the socket without a hand-over between threads, each of which costs a wake-up.
-/// On 1 MiB hits that saved 5–12 % of the server's CPU (BENCHMARKS.md).
+/// the cache holds whole, is answered there on the spot, with no task. Every other request is
+/// answered in a task that runs on its channel's event loop (``EventLoopTaskExecutor``), so
+/// that it is read, answered and queued to the socket without a hand-over between threads,
+/// each of which costs a wake-up.
 ///
 /// Each connection is bounded: ``ConnectionWatchdog`` closes it when its client is too slow to
 /// send a request or to take a response, or sends nothing at all; ``ConnectionSlots`` answers
@@ -85,7 +85,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             if !inheritsCongestionControl { LocalClientCongestionControl.apply(to: channel) }
             // A client that closes its side after its last request still gets the answers (see
             // `RequestLoop`). Set here rather than as the bootstrap's child option, which NIO
-            // applies through a chain of futures: 38 µs of a new connection's CPU, for a flag.
+            // applies through a chain of futures on every new connection, for a flag.
             try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             let isAdmitted = slots.take()
             if isAdmitted {

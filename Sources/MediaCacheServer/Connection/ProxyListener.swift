@@ -16,13 +16,11 @@ import ServiceLifecycle
 /// between threads at most (none when the loop that accepted it is its own). Hummingbird's
 /// `Server` hands each connection through an async sequence to an accept-loop task of the
 /// cooperative pool, which starts the connection's task: three hand-overs and a wake-up of that
-/// task before the request is read (BENCHMARKS.md, "A new connection's task started at its
-/// set-up").
+/// task before the request is read.
 ///
 /// On Linux each event loop has a listening socket of its own on the same port
 /// (`SO_REUSEPORT`), and serves the connections it accepts: no connection's first request
-/// waits for a wake-up of another loop's thread, which cost a new connection's answer 0.2 ms at
-/// the median (BENCHMARKS.md, "Cache hits answered at once"). Before those sockets bind, a plain
+/// waits for a wake-up of another loop's thread. Before those sockets bind, a plain
 /// one must bind the port alone, so that a port held by another server (another
 /// `mediacache serve` included) is refused rather than shared. Elsewhere, where `SO_REUSEPORT`
 /// does not balance connections, one socket hands them to the loops in turn.

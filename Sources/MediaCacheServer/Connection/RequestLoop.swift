@@ -9,7 +9,7 @@ import NIOHTTP1
 /// Requests are read and answered from the pipeline itself, not from a task that iterates the
 /// connection's parts (`NIOAsyncChannel`): a request costs no hand-over of its parts from the
 /// pipeline to a task, a connection no task while it is idle, and neither the set-up nor the
-/// teardown of async sequences (BENCHMARKS.md, "Requests read in the pipeline").
+/// teardown of async sequences.
 ///
 /// A request that can be answered at once (a cache hit) is answered from the pipeline
 /// itself, with no task at all (``RequestStart``).

@@ -5,18 +5,11 @@ import NIOCore
 /// The most bytes one connection's socket holds that the kernel has not yet sent
 /// (`TCP_NOTSENT_LOWAT`, 1 MiB), set while the connection sends anything but a whole cache hit.
 ///
-/// A miss's reader runs ahead of its player by what the kernel holds, and its fetch with it.
-/// Without a limit the kernel takes whatever its send buffer has room for, megabytes on
-/// loopback, so a player that leaves early has cost the origin bytes it never played: one that
-/// read 256 KiB of a cold 256 MiB file and left after 3 s cost the origin 7.2–11.2 MiB. With
-/// the limit it cost 4.13 MiB in 11 of 13 tries (the first 100 KiB and one read-ahead request
-/// of 4 MiB), 7.6–7.8 MiB in the other two. The limit bounds only what waits to be sent, not
-/// what is in flight, so a link's own speed is untouched (BENCHMARKS.md, "A low-water mark for
-/// unsent bytes").
-///
-/// A whole hit lifts the limit: it costs no origin bytes, and on loopback at 64 connections the
-/// limit made the server's CPU per GiB served 0.15–0.18 s instead of 0.11–0.14 s (more wake-ups
-/// to refill the socket), for no faster transfer.
+/// A miss's reader runs ahead of its player by what the kernel holds, and its fetch with it:
+/// without a limit the kernel takes megabytes on loopback, which a player that leaves early
+/// has cost the origin without playing them. The limit bounds only what waits to be sent, not
+/// what is in flight, so a link's own speed is untouched. A whole hit lifts it: a hit costs no
+/// origin bytes, and the limit would only add wake-ups to refill the socket.
 final class UnsentByteLimit: Sendable {
     /// The limit while it is set.
     static let bytes: Int32 = 1 << 20

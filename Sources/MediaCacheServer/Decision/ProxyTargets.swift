@@ -6,8 +6,7 @@ import MediaCacheAPI
 /// sends for one file (a range each, a replay, a seek) read its path once.
 ///
 /// Reading a proxy path checks and canonicalises the origin URL through Foundation's URL
-/// parser twice, which cost a cache hit more CPU than any other step of ours (about 5 % of a
-/// 1 MiB hit). The remembered answer is exactly ``ProxyURL/origin(forTarget:)``'s; refusals are
+/// parser twice, which costs a cache hit more CPU than any other step of ours. The remembered answer is exactly ``ProxyURL/origin(forTarget:)``'s; refusals are
 /// not remembered. Memory stays bounded: at most ``capacity`` paths of at most
 /// ``longestTarget`` bytes, forgotten all at once when full.
 final class ProxyTargets: Sendable {

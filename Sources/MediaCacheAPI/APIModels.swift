@@ -1,7 +1,7 @@
 import Foundation
 import MediaCache
 
-/// One entry of `GET /api/entries`: the ``StoreEntry`` fields, the cached ranges, the path
+/// One entry of `GET /api/entries`: the `StoreEntry` fields, the cached ranges, the path
 /// that plays it through the proxy and, from a running server, its statistics.
 public struct EntryReport: Hashable, Sendable, Codable {
     /// The stored resource.
@@ -145,7 +145,7 @@ public struct RemovalReport: Hashable, Sendable, Codable {
 }
 
 /// The body of `POST /api/preload`: `{"urls": [...], "seconds": S}`, with `"bytes": N` or
-/// `"full": true` instead of seconds (none: ``PreloadAmount/standard``, 10 s), an optional
+/// `"full": true` instead of seconds (none: `standard`, 10 s), an optional
 /// `"priority": P` (higher runs first, from -1000 to 1000) and, for HLS, an optional
 /// `"bandwidth": BPS` to choose the variant by (the best within it; none: the first listed).
 public struct PreloadRequest: Hashable, Sendable, Codable {
@@ -179,7 +179,7 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
 
     /// Decodes a request; numbers out of range are refused here, naming their field.
     ///
-    /// - Throws: ``InputError`` for `bytes` or `priority` that are not whole numbers in their
+    /// - Throws: `InputError` for `bytes` or `priority` that are not whole numbers in their
     ///   range, and the decoder's error for JSON of another shape.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -203,9 +203,9 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
         return Int64(value)
     }
 
-    /// The amount asked for: ``PreloadAmount/standard`` when none is given.
+    /// The amount asked for: `standard` when none is given.
     ///
-    /// - Throws: ``InputError`` when more than one amount is given, or one out of range.
+    /// - Throws: `InputError` when more than one amount is given, or one out of range.
     public func checkedAmount() throws(InputError) -> PreloadAmount {
         let given: [PreloadAmount] = [seconds.map { .seconds($0) }, bytes.map { .bytes($0) }, full == true ? .full : nil]
             .compactMap { $0 }

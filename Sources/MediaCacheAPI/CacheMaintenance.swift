@@ -63,7 +63,7 @@ extension MediaStore: CacheMaintenance {
 }
 
 /// A cache this process may only read: listing and totals work, changes are refused with
-/// ``MediaStoreError/readOnly(path:)``.
+/// `readOnly(path:)`.
 extension StoreSnapshot: CacheMaintenance {
     public func entryReports(members: Bool) -> [EntryReport] {
         EntryGrouping.reports(entries.map { EntryReport(entry: $0, ranges: availableRanges(for: $0.key)) }, assets: assets,

@@ -102,7 +102,7 @@ public struct DownloadRequest: Hashable, Sendable, Codable {
 
     /// The selection the request asks for.
     ///
-    /// - Throws: ``InputError`` naming the field that is not one of the accepted forms.
+    /// - Throws: `InputError` naming the field that is not one of the accepted forms.
     public func checkedSelection() throws(InputError) -> DownloadSelection {
         var selection = DownloadSelection()
         if let variant {

@@ -16,7 +16,7 @@ import MediaCache
 /// `https://cdn.example/v/seg1.ts`: relative references stay inside the proxy.
 ///
 /// A proxy that needs a token gets URLs with it as a path prefix,
-/// `http://HOST:PORT/t/<token>/https/cdn.example/v/clip.mp4` (see ``ProxyAccess``).
+/// `http://HOST:PORT/t/<token>/https/cdn.example/v/clip.mp4` (see `ProxyAccess`).
 public struct ProxyURL: Hashable, Sendable {
     /// The proxy's host, as players reach it.
     public var host: String

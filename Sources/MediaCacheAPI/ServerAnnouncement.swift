@@ -26,7 +26,7 @@ public struct ServerAnnouncement: Hashable, Sendable, Codable {
     /// holds the token, so it is created readable by its owner only (never widened and then
     /// narrowed), and the temporary file is removed when any step fails.
     ///
-    /// - Throws: ``MediaStoreError/io(key:underlying:)`` naming the step and the path.
+    /// - Throws: `io(key:underlying:)` naming the step and the path.
     public func write(in directory: String) throws {
         let data = try JSONEncoder().encode(self)
         let path = Self.path(in: directory)

@@ -15,7 +15,7 @@ import Foundation
 /// ```
 ///
 /// Making an item never waits: HLS playlists play through the embedded loopback proxy, which
-/// starts in the background (see ``PlaybackCache/asset(for:options:)``).
+/// starts in the background (see ``PlaybackCache/asset(for:options:headers:)``).
 ///
 /// The item has no state of its own: everything lives on its ``CachingURLAsset``. It keeps
 /// `AVPlayerItem`'s designated initializer, through which AVFoundation copies items

@@ -7,7 +7,7 @@ import MediaCacheAPI
 import MediaCacheHLS
 import MediaCacheServer
 
-/// The cache an app plays and preloads through: one ``CacheEngine`` (store, loader, playlist
+/// The cache an app plays and preloads through: one `CacheEngine` (store, loader, playlist
 /// source, preloader, download manager) and, for HLS, one embedded loopback proxy, opened on
 /// first use.
 ///
@@ -20,7 +20,7 @@ import MediaCacheServer
 /// Make an instance of your own for another directory or configuration, or over a loader you
 /// built (tests pass one reading from a local origin).
 public final class PlaybackCache: Sendable {
-    /// The cache in ``MediaStore/defaultDirectory`` with the default configuration.
+    /// The cache in `defaultDirectory` with the default configuration.
     public static let shared = PlaybackCache()
 
     /// Where the cache lives and how it loads.
@@ -28,8 +28,8 @@ public final class PlaybackCache: Sendable {
         /// The cache's directory: its index and its offline downloads. Default: on Apple
         /// platforms `Application Support/mediacache`, which iOS never purges, excluded from
         /// backup, with the bytes cached for playback in `Library/Caches/mediacache`, which it
-        /// may empty (unless ``store`` names another ``MediaStore/Configuration/purgeableDirectory``);
-        /// elsewhere ``MediaStore/defaultDirectory``. A directory of your own keeps every file
+        /// may empty (unless ``store`` names another `purgeableDirectory`);
+        /// elsewhere `defaultDirectory`. A directory of your own keeps every file
         /// in it unless ``store`` names a purgeable folder.
         public var directory = AppStorage.directory
         /// Eviction, key normalisation, commits and a purgeable folder.
@@ -80,7 +80,7 @@ public final class PlaybackCache: Sendable {
         opened = Locked(Opened(engine: CacheEngine(loader: loader, configuration: Self.engineConfiguration(configuration))))
     }
 
-    /// A cache over an engine you own, which a ``MediaCacheServer/ProxyServer`` of yours may
+    /// A cache over an engine you own, which a `ProxyServer` of yours may
     /// share; closing the cache stops its embedded proxy and leaves the engine running. Its
     /// loader and preloader are the engine's, so `configuration`'s `loader` and `preload`
     /// are not used. Assets' headers go to `headers`: give the registry the engine's origin
@@ -99,7 +99,7 @@ public final class PlaybackCache: Sendable {
 
     /// The loader every item reads through, opening the store on first use.
     ///
-    /// - Throws: ``MediaStoreError`` when the store cannot be opened (such as a directory
+    /// - Throws: `MediaStoreError` when the store cannot be opened (such as a directory
     ///   another process uses).
     public func loader() throws -> MediaLoader {
         try engine().loader

@@ -30,7 +30,7 @@ extension ProxyServer {
         /// Limits on the size of a request's head.
         public var limits = ProxyAccess.Limits()
         /// Where the access log is written, in the W3C Extended Log File Format (see
-        /// ``ExtendedLogFile``); `nil` writes none. Default: `nil`.
+        /// `ExtendedLogFile`); `nil` writes none. Default: `nil`.
         public var accessLog: String?
         /// Where the error log is written, in the same format; `nil` writes none. Default: `nil`.
         public var errorLog: String?

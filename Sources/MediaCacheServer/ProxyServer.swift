@@ -10,7 +10,7 @@ import NIOPosix
 import ServiceLifecycle
 
 /// The local caching proxy: any player plays `http://HOST:PORT/<scheme>/<host>/<path>` through
-/// the cache (see ``ProxyURL``), and `http://HOST:PORT/` shows what is cached.
+/// the cache (see `ProxyURL`), and `http://HOST:PORT/` shows what is cached.
 ///
 /// ```swift
 /// let engine = try CacheEngine.open(at: MediaStore.defaultDirectory, origin: HTTPOrigin())
@@ -19,7 +19,7 @@ import ServiceLifecycle
 /// try await engine.shutdown()
 /// ```
 ///
-/// Beside the proxy paths it answers a JSON API (see ``EntryReport``, ``StatsReport``) that
+/// Beside the proxy paths it answers a JSON API (see `EntryReport`, `StatsReport`) that
 /// queues preloads on the engine's preloader and drives its downloads, and, with a metrics
 /// registry configured, `GET /metrics`.
 public struct ProxyServer: Sendable {

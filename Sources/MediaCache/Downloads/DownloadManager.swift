@@ -61,8 +61,11 @@ public actor DownloadManager {
     /// Opens the downloads recorded in `loader`'s store; those that were running when the last
     /// process ended are queued again and, with `startsDownloads`, start at once.
     ///
-    /// - Parameter startsDownloads: Whether this manager fetches; `false` for one that only
-    ///   lists, pauses, resumes and removes downloads (a command-line tool's).
+    /// - Parameters:
+    ///   - loader: The loader downloads read through; its store records them.
+    ///   - configuration: Concurrency, retries, the free-space check and the planners.
+    ///   - startsDownloads: Whether this manager fetches; `false` for one that only lists,
+    ///     pauses, resumes and removes downloads (a command-line tool's).
     /// - Throws: ``MediaStoreError`` when the index cannot be read.
     public init(loader: MediaLoader, configuration: Configuration = Configuration(), startsDownloads: Bool = true) async throws {
         self.loader = loader
@@ -110,8 +113,12 @@ public actor DownloadManager {
     /// A selection that names a language, a bandwidth or a resolution is checked against the
     /// presentation first, and refused when it lacks what it names.
     ///
-    /// - Parameter paused: Whether a new download waits for ``resume(_:)`` (as a download task
-    ///   waits for its `resume()`).
+    /// - Parameters:
+    ///   - url: The playlist or file.
+    ///   - title: What lists show; the URL's last path component when `nil`.
+    ///   - selection: The variant and renditions of an HLS presentation.
+    ///   - paused: Whether a new download waits for ``resume(_:)`` (as a download task waits
+    ///     for its `resume()`).
     /// - Throws: ``DownloadSelectionError`` for a selection the presentation cannot meet, with
     ///   what it has; the origin's or the playlist's error when the presentation cannot be
     ///   read to check it.

@@ -60,8 +60,10 @@ public protocol DownloadPlanner: Sendable {
     /// The plan for `download` and the selection it resolved to (added to what was resolved
     /// before), or `nil` to leave the URL to the next planner.
     ///
-    /// - Parameter loader: The loader to read what planning needs through (with
-    ///   ``ReadPurpose/download``), so that it is cached too.
+    /// - Parameters:
+    ///   - download: The download, with its selection and what was resolved before.
+    ///   - loader: The loader to read what planning needs through (with
+    ///     ``ReadPurpose/download``), so that it is cached too.
     func plan(_ download: Download, loader: MediaLoader) async throws -> (DownloadPlan, ResolvedSelection)?
 
     /// Whether this planner plans `url`, having refused a `selection` that names what the

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Cached bytes come from the store at once; gaps come from the origin, each byte fetched
 /// once, shared by every reader that needs it, and kept in the store. One
-/// ``ResourceLoader`` serves each resource while it has readers.
+/// `ResourceLoader` serves each resource while it has readers.
 ///
 /// ```swift
 /// let store = try MediaStore.open(at: MediaStore.defaultDirectory)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A small resource read whole after making sure it is fresh enough (see
-/// ``MediaLoader/revalidatedContent(of:maximumLength:maximumAge:)``).
+/// ``MediaLoader/revalidatedContent(of:maximumLength:purpose:maximumAge:)``).
 public struct RevalidatedContent: Sendable {
     /// The stored record the body belongs to.
     public var record: ResourceRecord

@@ -17,7 +17,9 @@ public struct ResponseInterpreter: Sendable {
 
     /// The kind of response and what it says about the content.
     ///
-    /// - Parameter headers: Name-value pairs; names are matched case-insensitively.
+    /// - Parameters:
+    ///   - status: The response's status code.
+    ///   - headers: Name-value pairs; names are matched case-insensitively.
     /// - Throws: ``OriginError/status(_:url:)`` for error statuses,
     ///   ``OriginError/invalidResponse(_:url:)`` for a `206` without a usable `Content-Range`.
     public func interpret(status: Int, headers: [(String, String)]) throws(OriginError) -> (OriginResponse.Kind, ContentInfo) {

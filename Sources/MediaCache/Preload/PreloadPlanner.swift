@@ -7,6 +7,8 @@ public protocol PreloadPlanner: Sendable {
     /// The plan for `amount` of `url`, or `nil` to leave the URL to the next planner.
     ///
     /// - Parameters:
+    ///   - amount: How much to preload.
+    ///   - url: The resource to preload.
     ///   - maximumBandwidth: The bits per second the player may use, to choose among
     ///     variants; `nil` for what a player starts with.
     ///   - loader: The loader to read what planning needs through (with

@@ -61,7 +61,10 @@ extension MediaStore {
 
     /// Reads `range` of `key`, which must be entirely available.
     ///
-    /// - Parameter generation: When given, the read fails unless the resource still has it.
+    /// - Parameters:
+    ///   - range: The bytes to read.
+    ///   - key: The resource.
+    ///   - generation: When given, the read fails unless the resource still has it.
     /// - Throws: ``MediaStoreError/notCached(key:missing:)`` naming the missing ranges.
     public func read(_ range: ByteRange, from key: ResourceKey, generation: Generation? = nil) throws(MediaStoreError) -> Data {
         let slot = try slot(for: key)

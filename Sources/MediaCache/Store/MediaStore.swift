@@ -8,7 +8,7 @@ import GRDB
 /// are recorded in the index only after the data file was flushed, in batches (by size, by
 /// time and on ``close()``). After a crash the index may know less than the files hold, never
 /// more; a journal of the writes since the last commit lets the next open recover what a
-/// killed process wrote (see ``SpanJournal``). One store owns a directory at a time.
+/// killed process wrote (see `SpanJournal`). One store owns a directory at a time.
 ///
 /// ```swift
 /// let store = try MediaStore.open(at: "/var/cache/app/media")

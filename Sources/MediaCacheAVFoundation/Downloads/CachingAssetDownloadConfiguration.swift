@@ -16,11 +16,11 @@ public struct CachingAssetDownloadConfiguration: Sendable {
     public var url: URL
     /// A title for people.
     public var title: String
-    /// Which variant (`AVAssetVariantQualifier`). Default: ``DownloadSelection/Variant/highest``.
+    /// Which variant (`AVAssetVariantQualifier`). Default: `highest`.
     public var variantQualifier: DownloadSelection.Variant = .highest
-    /// Which audio renditions. Default: ``DownloadSelection/Renditions/default``.
+    /// Which audio renditions. Default: `default`.
     public var audio: DownloadSelection.Renditions = .default
-    /// Which subtitle renditions. Default: ``DownloadSelection/Renditions/none``.
+    /// Which subtitle renditions. Default: `none`.
     public var subtitles: DownloadSelection.Renditions = .none
 
     /// A configuration for `asset`'s origin URL.

@@ -3,7 +3,7 @@ import MediaCache
 import MediaCacheHLS
 
 /// Offline downloads for Apple apps that run while the app runs, in the shape of
-/// `AVAssetDownloadURLSession`, over the cache's one ``DownloadManager``: HLS with variant and
+/// `AVAssetDownloadURLSession`, over the cache's one `DownloadManager`: HLS with variant and
 /// media selections, and files; progress as time ranges per the primary rendition, and in bytes
 /// through ``CachingAssetDownloadTask/download``; AES-128 keys are downloaded with the rest. A
 /// downloaded asset plays through ``CachingURLAsset`` with the network gone.

@@ -7,11 +7,12 @@ extension MediaStore {
     /// content generation).
     ///
     /// - Parameters:
+    ///   - playlist: The playlist as parsed.
     ///   - url: The URL the playlist is stored under (the one players ask for).
     ///   - base: The URL its URIs resolve against (where it was answered from).
     ///   - generation: The stored playlist's generation.
     /// - Throws: ``PlaylistError`` when the playlist is not a valid multivariant or media
-    ///   playlist; ``MediaStoreError`` when the index cannot record it.
+    ///   playlist; `MediaStoreError` when the index cannot record it.
     public func recordAsset(of playlist: Playlist, at url: URL, base: URL, generation: Generation) throws {
         if playlist.isMultivariant {
             try recordAsset(url, playlists: MultivariantPlaylist(playlist).assetPlaylists(base: base))

@@ -4,7 +4,7 @@ import MediaCache
 extension DownloadSelection {
     /// The playlists this selection chooses in `multivariant`, whose URIs resolve against `base`.
     ///
-    /// - Throws: ``PlaylistError`` when the playlist lists no variant; ``DownloadSelectionError``
+    /// - Throws: ``PlaylistError`` when the playlist lists no variant; `DownloadSelectionError`
     ///   when no variant fits the one asked for (a bandwidth or a resolution below every
     ///   variant's) or a language asked for has no rendition in the chosen variant's group.
     public func resolve(in multivariant: MultivariantPlaylist, base: URL) throws -> ResolvedSelection {

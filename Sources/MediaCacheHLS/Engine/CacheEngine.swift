@@ -68,7 +68,7 @@ public final class CacheEngine: Sendable {
     /// Opens the store at `directory` (closed again by ``shutdown()``) and reads what it lacks
     /// from `origin`.
     ///
-    /// - Throws: ``MediaStoreError`` when the store cannot be opened (such as a directory
+    /// - Throws: `MediaStoreError` when the store cannot be opened (such as a directory
     ///   another process uses).
     public static func open(at directory: String, origin: any MediaOrigin,
                             configuration: Configuration = Configuration()) throws(MediaStoreError) -> CacheEngine {
@@ -86,7 +86,7 @@ public final class CacheEngine: Sendable {
     /// The cache's one download manager, opened on first use: downloads that were running when
     /// the last process ended resume then (unless ``Configuration/startsDownloads`` is off).
     ///
-    /// - Throws: ``MediaStoreError`` when the downloads cannot be read from the index.
+    /// - Throws: `MediaStoreError` when the downloads cannot be read from the index.
     public func downloads() async throws -> DownloadManager {
         let task = downloadManager.withLock { manager in
             if let manager { return manager }
@@ -110,7 +110,7 @@ public final class CacheEngine: Sendable {
     /// draining what they asked for too, so that none meets the origin shut under it), and the
     /// store is closed, its index flushed. Shut the origin down after this.
     ///
-    /// - Throws: ``MediaStoreError`` when the store cannot be closed cleanly.
+    /// - Throws: `MediaStoreError` when the store cannot be closed cleanly.
     public func shutdown() async throws(MediaStoreError) {
         await preloader.shutdown()
         await openedDownloads?.shutdown()

@@ -112,7 +112,7 @@ public enum PlaylistDetection {
 
     /// Whether `url` is a playlist: by a `.m3u8`/`.m3u` path at once; otherwise by what the
     /// origin says of it, `info` when the caller has it (else the stored record, or a probe
-    /// when nothing is stored, see ``MediaLoader/contentRecord(for:purpose:)``), and, for a
+    /// when nothing is stored, see `contentRecord(for:purpose:)`), and, for a
     /// small resource of a generic type whose path names no media file, by an `#EXTM3U` first
     /// line (from the store when cached, else read through `loader`, so cached like any bytes).
     ///
@@ -120,7 +120,7 @@ public enum PlaylistDetection {
     /// players read it; it also spares a miss of a generic type the wait for its first bytes
     /// before its head can leave.
     ///
-    /// - Throws: ``LoaderError`` when the origin cannot say what `url` is.
+    /// - Throws: `LoaderError` when the origin cannot say what `url` is.
     public static func isPlaylist(
         _ url: URL, info: ContentInfo? = nil, loader: MediaLoader, purpose: ReadPurpose = .playback
     ) async throws(LoaderError) -> Bool {

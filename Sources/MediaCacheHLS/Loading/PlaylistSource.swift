@@ -33,8 +33,8 @@ public struct PlaylistSource: Sendable {
 
     /// Playlist `url`, read for `purpose`.
     ///
-    /// - Throws: ``LoaderError`` when it cannot be read (an origin failure with no stored
-    ///   copy, ``LoaderError/tooLarge(url:limit:)`` past ``Playlist/maximumSize``);
+    /// - Throws: `LoaderError` when it cannot be read (an origin failure with no stored
+    ///   copy, `tooLarge(url:limit:)` past ``Playlist/maximumSize``);
     ///   ``LiveOutageError`` when it is live and its origin has failed for longer than
     ///   ``PlaylistFreshness/maximumStaleAge(of:)``; ``PlaylistError`` when its text is no
     ///   playlist.
@@ -83,7 +83,7 @@ public struct PlaylistSource: Sendable {
 
 extension PlaylistSource {
     /// The query parameters of an LL-HLS delivery directive (RFC 8216bis §6.2.5.2), which a
-    /// cache key never drops (``MediaCache/CacheKeyNormalizer/droppingQueryItems(_:)``).
+    /// cache key never drops (`droppingQueryItems(_:)`).
     public static let deliveryDirectives: Set<String> = ["_HLS_msn", "_HLS_part", "_HLS_skip"]
 
     /// Whether `url` asks for a playlist by a delivery directive: a blocking reload, which the

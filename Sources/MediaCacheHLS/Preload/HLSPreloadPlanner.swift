@@ -3,7 +3,7 @@ import MediaCache
 
 /// Preloads an HLS playlist as a player would start it: the multivariant playlist and every
 /// media playlist it lists (they are small, and players read them all), then, for the variant
-/// a player starts with (see ``Preloader/preload(_:amount:priority:maximumBandwidth:)``) and
+/// a player starts with (see `preload(_:amount:priority:maximumBandwidth:)`) and
 /// its default audio and subtitle renditions, the segments covering the first seconds asked
 /// for, with their keys and init sections, and the first segment of every other variant and
 /// audio or video rendition, which players such as ffmpeg read when they open a presentation.

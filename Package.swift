@@ -4,7 +4,7 @@ import PackageDescription
 /// Settings for every target of our own: Swift 6 mode is the package default;
 /// warnings are errors.
 let strict: [SwiftSetting] = [
-    .treatAllWarnings(as: .error),
+    .treatAllWarnings(as: .error)
 ]
 
 let package = Package(
@@ -36,7 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -201,7 +201,9 @@ let package = Package(
         ),
         .testTarget(
             name: "MediaCacheLoaderTests",
-            dependencies: ["MediaCache", "MediaCacheFixtures", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting", "MediaCacheURLSession"],
+            dependencies: [
+                "MediaCache", "MediaCacheFixtures", "MediaCacheHLS", "MediaCacheHTTP", "MediaCacheTesting", "MediaCacheURLSession",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

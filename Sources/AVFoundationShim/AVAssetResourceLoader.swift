@@ -58,31 +58,43 @@ open class AVAssetResourceLoader: NSObject {
 
 /// Loads resources an asset cannot load itself (Apple: every method is optional).
 public protocol AVAssetResourceLoaderDelegate: NSObjectProtocol {
-    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
-                        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool
-    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
-                        shouldWaitForRenewalOfRequestedResource renewalRequest: AVAssetResourceRenewalRequest) -> Bool
+    func resourceLoader(
+        _ resourceLoader: AVAssetResourceLoader,
+        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest
+    ) -> Bool
+    func resourceLoader(
+        _ resourceLoader: AVAssetResourceLoader,
+        shouldWaitForRenewalOfRequestedResource renewalRequest: AVAssetResourceRenewalRequest
+    ) -> Bool
     func resourceLoader(_ resourceLoader: AVAssetResourceLoader, didCancel loadingRequest: AVAssetResourceLoadingRequest)
-    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
-                        shouldWaitForResponseTo authenticationChallenge: URLAuthenticationChallenge) -> Bool
+    func resourceLoader(
+        _ resourceLoader: AVAssetResourceLoader,
+        shouldWaitForResponseTo authenticationChallenge: URLAuthenticationChallenge
+    ) -> Bool
     func resourceLoader(_ resourceLoader: AVAssetResourceLoader, didCancel authenticationChallenge: URLAuthenticationChallenge)
 }
 
 extension AVAssetResourceLoaderDelegate {
-    public func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
-                               shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
+    public func resourceLoader(
+        _ resourceLoader: AVAssetResourceLoader,
+        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest
+    ) -> Bool {
         false
     }
 
-    public func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
-                               shouldWaitForRenewalOfRequestedResource renewalRequest: AVAssetResourceRenewalRequest) -> Bool {
+    public func resourceLoader(
+        _ resourceLoader: AVAssetResourceLoader,
+        shouldWaitForRenewalOfRequestedResource renewalRequest: AVAssetResourceRenewalRequest
+    ) -> Bool {
         false
     }
 
     public func resourceLoader(_ resourceLoader: AVAssetResourceLoader, didCancel loadingRequest: AVAssetResourceLoadingRequest) {}
 
-    public func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
-                               shouldWaitForResponseTo authenticationChallenge: URLAuthenticationChallenge) -> Bool {
+    public func resourceLoader(
+        _ resourceLoader: AVAssetResourceLoader,
+        shouldWaitForResponseTo authenticationChallenge: URLAuthenticationChallenge
+    ) -> Bool {
         false
     }
 

@@ -17,8 +17,10 @@ open class AVAssetResourceLoadingRequest: NSObject {
 
     /// Apple: `init` is unavailable. A request as AVPlayer makes it: for `url`, asking for
     /// content information and/or the bytes of `data`.
-    package init(url: URL, contentInformation: AVAssetResourceLoadingContentInformationRequest?,
-                 data: AVAssetResourceLoadingDataRequest?) {
+    package init(
+        url: URL, contentInformation: AVAssetResourceLoadingContentInformationRequest?,
+        data: AVAssetResourceLoadingDataRequest?
+    ) {
         storedRequest = URLRequest(url: url)
         storedContentInformationRequest = contentInformation
         storedDataRequest = data
@@ -39,10 +41,11 @@ open class AVAssetResourceLoadingRequest: NSObject {
     /// `contentType` is not one of them (nil included).
     open func finishLoading() {
         if let information = storedContentInformationRequest, let allowed = information.allowedContentTypes, !allowed.isEmpty {
-            precondition(information.contentType.map(allowed.contains) ?? false,
-                         "AVFoundation raises: Must respond with a contentType contained in "
-                             + "AVAssetResourceLoadingContentInformationRequest.allowedContentTypes "
-                             + "(\(information.contentType ?? "nil") is not among \(allowed))")
+            precondition(
+                information.contentType.map(allowed.contains) ?? false,
+                "AVFoundation raises: Must respond with a contentType contained in "
+                    + "AVAssetResourceLoadingContentInformationRequest.allowedContentTypes "
+                    + "(\(information.contentType ?? "nil") is not among \(allowed))")
         }
         finish(nil)
     }

@@ -25,7 +25,9 @@ open class AVPlayer: NSObject {
 
     /// AVPlayer.h: `NS_SWIFT_NONISOLATED`.
     nonisolated open func replaceCurrentItem(with item: AVPlayerItem?) {
-        state.withLock { $0.current = item; $0.queue = item.map { [$0] } ?? [] }
+        state.withLock {
+            $0.current = item; $0.queue = item.map { [$0] } ?? []
+        }
     }
 
     /// Set `false` when a resource loader feeds media bytes (Apple's guidance). AVPlayer.h:
@@ -80,8 +82,9 @@ open class AVQueuePlayer: AVPlayer {
     /// Inserts `item` after `afterItem`, or at the end for `nil`. Traps, where Apple raises,
     /// for an item that ``canInsert(_:after:)`` refuses. AVPlayer.h: `NS_SWIFT_NONISOLATED`.
     nonisolated open func insert(_ item: AVPlayerItem, after afterItem: AVPlayerItem?) {
-        precondition(canInsert(item, after: afterItem),
-                     "AVQueuePlayer raises NSInvalidArgumentException: the item cannot be inserted (check canInsert(_:after:))")
+        precondition(
+            canInsert(item, after: afterItem),
+            "AVQueuePlayer raises NSInvalidArgumentException: the item cannot be inserted (check canInsert(_:after:))")
         state.withLock { state in
             if let afterItem, let index = state.queue.firstIndex(of: afterItem) {
                 state.queue.insert(item, at: index + 1)
@@ -102,7 +105,9 @@ open class AVQueuePlayer: AVPlayer {
 
     /// AVPlayer.h: `NS_SWIFT_NONISOLATED`.
     nonisolated open func removeAllItems() {
-        state.withLock { $0.queue = []; $0.current = nil }
+        state.withLock {
+            $0.queue = []; $0.current = nil
+        }
     }
 }
 

@@ -17,8 +17,10 @@ public struct EntryReport: Hashable, Sendable, Codable {
     public var asset: AssetReport?
 
     /// Creates a report.
-    public init(entry: StoreEntry, cachedRanges: [ByteRange], playPath: String?, statistics: CacheStatistics? = nil,
-                asset: AssetReport? = nil) {
+    public init(
+        entry: StoreEntry, cachedRanges: [ByteRange], playPath: String?, statistics: CacheStatistics? = nil,
+        asset: AssetReport? = nil
+    ) {
         self.entry = entry
         self.cachedRanges = cachedRanges
         self.playPath = playPath
@@ -67,8 +69,10 @@ public struct AssetReport: Hashable, Sendable, Codable {
     public var statistics: CacheStatistics?
 
     /// Creates a report.
-    public init(cachedBytes: Int64, lastAccess: Date?, playlists: [StoreAsset.Playlist], memberCount: Int,
-                members: [EntryReport]? = nil, statistics: CacheStatistics? = nil) {
+    public init(
+        cachedBytes: Int64, lastAccess: Date?, playlists: [StoreAsset.Playlist], memberCount: Int,
+        members: [EntryReport]? = nil, statistics: CacheStatistics? = nil
+    ) {
         self.cachedBytes = cachedBytes
         self.lastAccess = lastAccess
         self.playlists = playlists
@@ -187,15 +191,19 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
         seconds = try container.decodeIfPresent(Double.self, forKey: .seconds)
         full = try container.decodeIfPresent(Bool.self, forKey: .full)
         bytes = try Self.integer(container, .bytes, in: ByteSize.range, what: "a number of bytes")
-        priority = try Self.integer(container, .priority, in: Int64(Preloader.priorityRange.lowerBound)...Int64(Preloader.priorityRange.upperBound),
-                                    what: "a priority").map(Int.init)
+        priority = try Self.integer(
+            container, .priority, in: Int64(Preloader.priorityRange.lowerBound)...Int64(Preloader.priorityRange.upperBound),
+            what: "a priority"
+        ).map(Int.init)
         bandwidth = try Self.integer(container, .bandwidth, in: 1...Int64(Int32.max) * 1_000, what: "bits per second").map(Int.init)
     }
 
     /// A JSON number read as a double first, so that one too large for an integer is refused
     /// with its range rather than as malformed JSON.
-    private static func integer(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys,
-                                in range: ClosedRange<Int64>, what: String) throws -> Int64? {
+    private static func integer(
+        _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys,
+        in range: ClosedRange<Int64>, what: String
+    ) throws -> Int64? {
         guard let value = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
         guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
             throw InputError(field: key.stringValue, value: "\(value)", accepted: "\(what) from \(range.lowerBound) to \(range.upperBound)")
@@ -210,8 +218,9 @@ public struct PreloadRequest: Hashable, Sendable, Codable {
         let given: [PreloadAmount] = [seconds.map { .seconds($0) }, bytes.map { .bytes($0) }, full == true ? .full : nil]
             .compactMap { $0 }
         guard given.count <= 1 else {
-            throw InputError(field: "seconds, bytes, full", value: given.map(\.description).joined(separator: " and "),
-                             accepted: "at most one of a positive \"seconds\", a positive \"bytes\" or \"full\": true")
+            throw InputError(
+                field: "seconds, bytes, full", value: given.map(\.description).joined(separator: " and "),
+                accepted: "at most one of a positive \"seconds\", a positive \"bytes\" or \"full\": true")
         }
         return try (given.first ?? .standard).checked()
     }

@@ -66,8 +66,9 @@ extension MediaStore: CacheMaintenance {
 /// `readOnly(path:)`.
 extension StoreSnapshot: CacheMaintenance {
     public func entryReports(members: Bool) -> [EntryReport] {
-        EntryGrouping.reports(entries.map { EntryReport(entry: $0, ranges: availableRanges(for: $0.key)) }, assets: assets,
-                              members: members)
+        EntryGrouping.reports(
+            entries.map { EntryReport(entry: $0, ranges: availableRanges(for: $0.key)) }, assets: assets,
+            members: members)
     }
 
     public func removeEntry(named name: String) throws -> [ResourceKey] {

@@ -73,9 +73,10 @@ public struct DownloadReport: Hashable, Sendable, Codable {
         let renditions = { (kind: AssetPlaylistKind) in
             playlists.filter { $0.kind == kind }.map { Rendition(language: $0.language, name: $0.name) }
         }
-        selection = Selection(asked: download.selection.variant.description,
-                              variant: download.resolved?.variant.map { Variant(bandwidth: $0.bandwidth, resolution: $0.resolution) },
-                              audio: renditions(.audio), subtitles: renditions(.subtitles))
+        selection = Selection(
+            asked: download.selection.variant.description,
+            variant: download.resolved?.variant.map { Variant(bandwidth: $0.bandwidth, resolution: $0.resolution) },
+            audio: renditions(.audio), subtitles: renditions(.subtitles))
     }
 }
 

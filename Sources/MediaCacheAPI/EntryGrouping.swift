@@ -19,8 +19,9 @@ enum EntryGrouping {
             guard var top = byKey[asset.key] else { continue }
             let stored = asset.memberKeys.compactMap { byKey[$0] }
             let rolled = stored.compactMap(\.statistics).reduce(nil) { ($0 ?? CacheStatistics()) + $1 }
-            top.asset = AssetReport(cachedBytes: asset.cachedBytes, lastAccess: asset.lastAccess, playlists: asset.playlists,
-                                    memberCount: asset.memberKeys.count, members: members ? stored : nil, statistics: rolled)
+            top.asset = AssetReport(
+                cachedBytes: asset.cachedBytes, lastAccess: asset.lastAccess, playlists: asset.playlists,
+                memberCount: asset.memberKeys.count, members: members ? stored : nil, statistics: rolled)
             grouped[asset.key] = top
             belonging.formUnion(asset.memberKeys)
         }

@@ -107,8 +107,10 @@ public struct ProxyClient: CacheMaintenance {
         let (answer, response) = try await LoopbackSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard status == 200 else {
-            throw ProxyClientError.status(status, message: String(decoding: answer, as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines))
+            throw ProxyClientError.status(
+                status,
+                message: String(decoding: answer, as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines))
         }
         do {
             return try APIJSON.decoder().decode(Answer.self, from: answer)

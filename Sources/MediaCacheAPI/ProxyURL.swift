@@ -36,7 +36,8 @@ public struct ProxyURL: Hashable, Sendable {
     /// (port 80 when it has none); `nil` when it is not a host and port.
     public init?(authority: String, token: String? = nil) {
         guard let parsed = HostAndPort(Substring(authority)),
-              parsed.host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:_".contains($0)) }) else { return nil }
+            parsed.host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:_".contains($0)) })
+        else { return nil }
         self.init(host: String(parsed.host), port: parsed.port ?? 80, token: token)
     }
 
@@ -56,8 +57,9 @@ public struct ProxyURL: Hashable, Sendable {
     /// without the proxy's address or token; `nil` as for ``url(for:)``.
     public static func path(for origin: URL) -> String? {
         guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: true),
-              (try? OriginURL.check(components, of: origin)) != nil,
-              let scheme = components.scheme?.lowercased(), let name = components.host else { return nil }
+            (try? OriginURL.check(components, of: origin)) != nil,
+            let scheme = components.scheme?.lowercased(), let name = components.host
+        else { return nil }
         // A name travels as the URL spells it in ASCII (an international one in its `xn--`
         // form); an IPv6 literal's brackets are not allowed in a path and travel
         // percent-encoded. A host that needs percent-encoding (`%2F`, `%22`) has no proxy path:
@@ -80,7 +82,7 @@ public struct ProxyURL: Hashable, Sendable {
     private static func isPlainAuthority(_ text: some StringProtocol) -> Bool {
         text.utf8.allSatisfy { byte in
             switch byte {
-            case UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 true
             default:
                 "-._~!$&'()*+,;=:[]".utf8.contains(byte)
@@ -114,11 +116,13 @@ public struct ProxyURL: Hashable, Sendable {
         let authorityEnd = afterScheme.firstIndex(of: UInt8(ascii: "/")) ?? afterScheme.endIndex
         let encodedAuthority = Substring(afterScheme[..<authorityEnd])
         let rest = Substring(afterScheme[authorityEnd...])
-        let decoded = encodedAuthority.utf8.contains(UInt8(ascii: "%")) ? encodedAuthority.removingPercentEncoding : String(encodedAuthority)
+        let decoded =
+            encodedAuthority.utf8.contains(UInt8(ascii: "%")) ? encodedAuthority.removingPercentEncoding : String(encodedAuthority)
         guard let authority = decoded, !authority.isEmpty, isPlainAuthority(authority) else { throw .notAProxyPath(target) }
         let text = "\(scheme)://\(authority)\(rest.isEmpty ? "/" : rest)" + (query.map { "?\($0)" } ?? "")
         guard var components = URLComponents(string: text), let url = components.url,
-              (try? OriginURL.check(components, of: url)) != nil else { throw .notAProxyPath(target) }
+            (try? OriginURL.check(components, of: url)) != nil
+        else { throw .notAProxyPath(target) }
         // One spelling per port, so that one origin has one cache key: `:0090` is `:90`, and an
         // empty port is the scheme's default (RFC 3986 §6.2.3).
         guard hasOtherPortSpelling(authority) else { return url }
@@ -138,7 +142,7 @@ public struct ProxyURL: Hashable, Sendable {
     }
 
     /// Every scalar of ASCII, which a URL spells as itself.
-    private static let asciiCharacters = CharacterSet(charactersIn: Unicode.Scalar(0) ... Unicode.Scalar(0x7F))
+    private static let asciiCharacters = CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x7F))
 
     /// `target` with anything beyond ASCII percent-encoded as UTF-8, as a URL spells it. Raw, a
     /// combining mark after a `#`, `?` or `/` would join it into one `Character` and hide it

@@ -55,8 +55,9 @@ public struct ServerAnnouncement: Hashable, Sendable, Codable {
     /// The announcement in `directory` when its process still runs, else `nil`.
     public static func read(in directory: String) -> ServerAnnouncement? {
         guard let data = FileManager.default.contents(atPath: path(in: directory)),
-              let announcement = try? JSONDecoder().decode(ServerAnnouncement.self, from: data),
-              kill(announcement.pid, 0) == 0 || errno == EPERM else { return nil }
+            let announcement = try? JSONDecoder().decode(ServerAnnouncement.self, from: data),
+            kill(announcement.pid, 0) == 0 || errno == EPERM
+        else { return nil }
         return announcement
     }
 

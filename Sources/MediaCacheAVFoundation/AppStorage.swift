@@ -11,7 +11,8 @@ enum AppStorage {
     /// The store's directory.
     static var directory: String {
         #if canImport(Darwin)
-        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let support =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Application Support")
         return support.appendingPathComponent("mediacache").path
         #else

@@ -11,7 +11,8 @@ public enum CachingScheme {
     /// The URL an asset loads through the resource loader; `nil` for a URL that is not http(s).
     public static func cachingURL(for url: URL) -> URL? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return nil }
         components.scheme = prefix + scheme
         return components.url
     }
@@ -19,7 +20,8 @@ public enum CachingScheme {
     /// The original URL of a caching URL; `nil` when `url` is not one.
     public static func originalURL(for url: URL?) -> URL? {
         guard let url, let scheme = url.scheme?.lowercased(), scheme.hasPrefix(prefix),
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return nil }
         components.scheme = String(scheme.dropFirst(prefix.count))
         guard components.scheme == "http" || components.scheme == "https" else { return nil }
         return components.url

@@ -69,7 +69,7 @@ final class EmbeddedProxy: Sendable {
         }
         guard await !Self.answers(urls) else { return }
         let server = state.withLock { state -> Task<Void, any Error>? in
-            guard state.urls == urls else { return nil }   // a restart already under way
+            guard state.urls == urls else { return nil }  // a restart already under way
             state.urls = nil
             state.restart = true
             return state.server
@@ -105,7 +105,11 @@ final class EmbeddedProxy: Sendable {
                 }
             }
             state.withLock { $0.server = server }
-            let result = await withTaskCancellationHandler { await server.result } onCancel: { server.cancel() }
+            let result = await withTaskCancellationHandler {
+                await server.result
+            } onCancel: {
+                server.cancel()
+            }
             let (restart, bound) = state.withLock { state in
                 defer { state.restart = false }
                 return (state.restart && !Task.isCancelled, state.bound)
@@ -121,7 +125,8 @@ final class EmbeddedProxy: Sendable {
                 state.withLock { $0.urls = nil }
                 port = lost
             case .failure(ProxyServerError.portInUse(_, let taken)) where port != 0:
-                logger.error("""
+                logger.error(
+                    """
                     port \(taken) of the embedded proxy was taken by another process; it listens on a free port now: \
                     items made from now on use it, URLs handed to players before stop working
                     """)

@@ -45,8 +45,10 @@ public struct MediaCacheErrorLogEvent: Hashable, Sendable {
 /// the W3C Extended Log File Format.
 public struct MediaCacheAccessLog: Sendable {
     /// The fields of ``extendedLogData()``.
-    public static let fields = ["date", "time", "uri", "cs-guid", "sc-count", "bytes", "x-cache-bytes", "x-origin-bytes",
-                                "c-transfer-duration", "c-observed-bitrate"]
+    public static let fields = [
+        "date", "time", "uri", "cs-guid", "sc-count", "bytes", "x-cache-bytes", "x-origin-bytes",
+        "c-transfer-duration", "c-observed-bitrate",
+    ]
 
     /// The events, oldest first.
     public var events: [MediaCacheAccessLogEvent]
@@ -57,9 +59,14 @@ public struct MediaCacheAccessLog: Sendable {
     /// The events as W3C extended log text.
     public func extendedLogData() -> Data? {
         let entries = events.map { event -> (date: Date, values: [String?]) in
-            (event.date, [event.uri, event.playbackSessionID, "\(event.numberOfMediaRequests)", "\(event.numberOfBytesTransferred)",
-                          "\(event.numberOfBytesFromCache)", "\(event.numberOfBytesFromNetwork)",
-                          String(format: "%.3f", event.transferDuration), String(format: "%.3f", event.observedBitrate)])
+            (
+                event.date,
+                [
+                    event.uri, event.playbackSessionID, "\(event.numberOfMediaRequests)", "\(event.numberOfBytesTransferred)",
+                    "\(event.numberOfBytesFromCache)", "\(event.numberOfBytesFromNetwork)",
+                    String(format: "%.3f", event.transferDuration), String(format: "%.3f", event.observedBitrate),
+                ]
+            )
         }
         return Data(ExtendedLogFormat.text(fields: Self.fields, entries: entries).utf8)
     }
@@ -106,9 +113,10 @@ final class LoadingLog: Sendable {
     func failed(_ url: URL, _ error: any Error) {
         var status = -1
         if case .origin(.status(let code, _))? = error as? LoaderError { status = code }
-        let event = MediaCacheErrorLogEvent(date: Date(), uri: url.absoluteString, playbackSessionID: sessionID,
-                                            errorStatusCode: status, errorDomain: String(reflecting: type(of: error)),
-                                            errorComment: "\(error)")
+        let event = MediaCacheErrorLogEvent(
+            date: Date(), uri: url.absoluteString, playbackSessionID: sessionID,
+            errorStatusCode: status, errorDomain: String(reflecting: type(of: error)),
+            errorComment: "\(error)")
         entries.withLock { $0.errors.append(event) }
     }
 }

@@ -131,8 +131,10 @@ public final class PlaybackCache: Sendable {
     /// An HLS playlist is preloaded as a player starts it: the variant listed first, or the best
     /// within `maximumBandwidth` bits per second, its default audio and subtitles, and the
     /// segments of the first seconds.
-    public func preload(_ urls: [URL], amount: PreloadAmount = .standard, priority: Int = 0,
-                        maximumBandwidth: Int? = nil) async throws {
+    public func preload(
+        _ urls: [URL], amount: PreloadAmount = .standard, priority: Int = 0,
+        maximumBandwidth: Int? = nil
+    ) async throws {
         let preloader = try engine().preloader
         for (rank, url) in urls.enumerated() {
             await preloader.preload(url, amount: amount, priority: priority - rank, maximumBandwidth: maximumBandwidth)
@@ -183,7 +185,7 @@ public final class PlaybackCache: Sendable {
     /// The URLs of the embedded proxy, which starts on first use and is checked to still listen.
     func proxyURLs() async throws -> ProxyURL {
         let proxy = embeddedProxy()
-        await proxy.verify()   // nothing to check before it first starts
+        await proxy.verify()  // nothing to check before it first starts
         return try await proxy.urls()
     }
 

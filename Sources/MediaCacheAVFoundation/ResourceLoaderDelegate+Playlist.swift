@@ -22,8 +22,10 @@ extension ResourceLoaderDelegate {
             let refusal = await onQueue { () -> MediaCacheError? in
                 // A playlist found by its first line may come as text/plain; the player is told
                 // what it is.
-                if let refusal = self.describe(mimeType: Self.playlistType, length: Int64(playlist.count), rangesSupported: false,
-                                               entirelyAvailable: true, to: handle) {
+                if let refusal = self.describe(
+                    mimeType: Self.playlistType, length: Int64(playlist.count), rangesSupported: false,
+                    entirelyAvailable: true, to: handle)
+                {
                     return refusal
                 }
                 guard handle.isOpen else { return nil }
@@ -36,8 +38,9 @@ extension ResourceLoaderDelegate {
             }
             if let refusal { throw refusal }
             let count = Int64(read.chunk.bytes.count)
-            log.served(handle.url, since: start, fromCache: read.chunk.source == .cache ? count : 0,
-                       fromNetwork: read.chunk.source == .network ? count : 0)
+            log.served(
+                handle.url, since: start, fromCache: read.chunk.source == .cache ? count : 0,
+                fromNetwork: read.chunk.source == .network ? count : 0)
         } catch {
             await fail(handle, error, since: start)
         }

@@ -91,15 +91,18 @@ extension ResourceLoaderDelegate {
     ///   that fits the resource (finishing it with another would raise on Apple platforms).
     func describe(_ record: ResourceRecord, to handle: RequestHandle) -> MediaCacheError? {
         let info = record.contentInfo
-        return describe(mimeType: info.mimeType, length: info.totalLength, rangesSupported: true,
-                        entirelyAvailable: info.totalLength.map { record.available.contains(ByteRange(0, $0)) } ?? false, to: handle)
+        return describe(
+            mimeType: info.mimeType, length: info.totalLength, rangesSupported: true,
+            entirelyAvailable: info.totalLength.map { record.available.contains(ByteRange(0, $0)) } ?? false, to: handle)
     }
 
     /// Fills the content-information request, if the request has one and is open: the type
     /// from what the player allows, the length or `-1` (NSURLResponseUnknownLength) when it is
     /// unknown, and range support only with a known length. Call on the queue.
-    func describe(mimeType: String?, length: Int64?, rangesSupported: Bool, entirelyAvailable: Bool,
-                  to handle: RequestHandle) -> MediaCacheError? {
+    func describe(
+        mimeType: String?, length: Int64?, rangesSupported: Bool, entirelyAvailable: Bool,
+        to handle: RequestHandle
+    ) -> MediaCacheError? {
         guard handle.isOpen, let information = handle.request.contentInformationRequest else { return nil }
         let allowed = information.allowedContentTypes
         let type = ContentTypes.contentType(mimeType: mimeType, url: handle.url, allowed: allowed)

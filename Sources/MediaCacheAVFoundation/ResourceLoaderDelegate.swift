@@ -36,8 +36,10 @@ final class ResourceLoaderDelegate: NSObject, AVAssetResourceLoaderDelegate, @un
         self.cache = cache
     }
 
-    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
-                        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
+    func resourceLoader(
+        _ resourceLoader: AVAssetResourceLoader,
+        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest
+    ) -> Bool {
         guard let url = CachingScheme.originalURL(for: loadingRequest.request.url) else { return false }
         let id = ObjectIdentifier(loadingRequest)
         let handle = RequestHandle(loadingRequest, url: url)
@@ -119,7 +121,8 @@ struct RequestHandle: @unchecked Sendable {
     /// generator's) is another consumer, which leaves it alone.
     func isReplaced(by newer: RequestHandle) -> Bool {
         guard newer.url == url, wantsToEnd, newer.wantsToEnd,
-              let current = request.dataRequest?.currentOffset, let start = newer.request.dataRequest?.requestedOffset else { return false }
+            let current = request.dataRequest?.currentOffset, let start = newer.request.dataRequest?.requestedOffset
+        else { return false }
         return start >= current
     }
 

@@ -67,7 +67,8 @@ enum Measure {
     static func peakResidentBytes() throws -> Int64 {
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) else {
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) })
+        else {
             throw BenchmarkError("no VmHWM in /proc/self/status")
         }
         return kilobytes * 1024

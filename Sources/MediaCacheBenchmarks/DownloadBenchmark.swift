@@ -59,22 +59,32 @@ struct DownloadBenchmark {
         let segments = [url] + media.segments.map { origin.url("/hls/" + $0.uri) }
         let size = files.values.reduce(0) { $0 + $1.count }
         var run = 0
-        let (ours, sequential) = try await Measure.interleaved(runs: 3, before: { _ in run += 1 }, {
-            try await download(url, into: directory.appending("store-\(run)"))
-        }, {
-            _ = try await fetchSequentially(segments)
-        })
+        let (ours, sequential) = try await Measure.interleaved(
+            runs: 3, before: { _ in run += 1 },
+            {
+                try await download(url, into: directory.appending("store-\(run)"))
+            },
+            {
+                _ = try await fetchSequentially(segments)
+            })
         let ffmpeg = try Measure.median(runs: 3) {
-            let result = try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", url.absoluteString, "-c", "copy", "-f", "mpegts",
-                                                 directory.appending("copy.ts")])
+            let result = try Tool.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-y", "-i", url.absoluteString, "-c", "copy", "-f", "mpegts",
+                    directory.appending("copy.ts"),
+                ])
             guard result.status == 0 else { throw BenchmarkError("ffmpeg: \(result.errorOutput)") }
         }
-        Measure.header("Downloading a 60-second HLS presentation (\(media.segments.count) segments, \(size / 1024) KiB) at 250 KB/s per connection, 20 ms to first byte, median of 3",
-                       ours: "DownloadManager", reference: "reference", ratioMeaning: "reference time / ours, higher is better")
-        Measure.row("against the same client fetching the segments one after another", ours: Self.text(ours),
-                    reference: Self.text(sequential), ratio: sequential.timeInterval / ours.timeInterval)
-        Measure.row("against `ffmpeg -i URL -c copy`", ours: Self.text(ours), reference: Self.text(ffmpeg),
-                    ratio: ffmpeg.timeInterval / ours.timeInterval)
+        Measure.header(
+            "Downloading a 60-second HLS presentation (\(media.segments.count) segments, \(size / 1024) KiB) at 250 KB/s per connection, 20 ms to first byte, median of 3",
+            ours: "DownloadManager", reference: "reference", ratioMeaning: "reference time / ours, higher is better")
+        Measure.row(
+            "against the same client fetching the segments one after another", ours: Self.text(ours),
+            reference: Self.text(sequential), ratio: sequential.timeInterval / ours.timeInterval)
+        Measure.row(
+            "against `ffmpeg -i URL -c copy`", ours: Self.text(ours), reference: Self.text(ffmpeg),
+            ratio: ffmpeg.timeInterval / ours.timeInterval)
         try await origin.stop()
     }
 
@@ -101,11 +111,13 @@ struct DownloadBenchmark {
         try await download(url, into: directory.appending("store"))
         let ours = (Self.cpuSeconds() - oursStart) / gibibytes
 
-        Measure.header("CPU time per downloaded GiB (256 segments of 1 MiB, unthrottled loopback origin in the same process)",
-                       ours: "DownloadManager, stored and committed", reference: "the client reading the bodies into nothing",
-                       ratioMeaning: "ours / reference, lower is better")
-        Measure.row("user + system CPU per GiB", ours: String(format: "%.2f s", ours), reference: String(format: "%.2f s", reference),
-                    ratio: ours / reference)
+        Measure.header(
+            "CPU time per downloaded GiB (256 segments of 1 MiB, unthrottled loopback origin in the same process)",
+            ours: "DownloadManager, stored and committed", reference: "the client reading the bodies into nothing",
+            ratioMeaning: "ours / reference, lower is better")
+        Measure.row(
+            "user + system CPU per GiB", ours: String(format: "%.2f s", ours), reference: String(format: "%.2f s", reference),
+            ratio: ours / reference)
         try await origin.stop()
     }
 

@@ -25,17 +25,19 @@ struct EncryptionBenchmark {
             "\(proxy.root)http/127.0.0.1:\(nginx.port)\(Self.file.0)\(query)"
         }
 
-        Measure.header("Encryption at rest (\(Self.file.1 >> 20) MiB file, nginx on loopback as the origin, median of 3)",
-                       ours: "serve --encrypt-key-file", reference: "serve",
-                       ratioMeaning: "encrypted / plain; rate: higher is better, CPU: lower is better")
+        Measure.header(
+            "Encryption at rest (\(Self.file.1 >> 20) MiB file, nginx on loopback as the origin, median of 3)",
+            ours: "serve --encrypt-key-file", reference: "serve",
+            ratioMeaning: "encrypted / plain; rate: higher is better, CPU: lower is better")
         var cold: (ours: [Double], reference: [Double]) = ([], [])
         for index in 0..<3 {
             cold.reference.append(try ProxyBenchmark.downloadRate(url(plain, "?cold=\(index)")))
             cold.ours.append(try ProxyBenchmark.downloadRate(url(encrypted, "?cold=\(index)")))
         }
         let (coldOurs, coldReference) = (Measure.median(of: cold.ours), Measure.median(of: cold.reference))
-        Measure.row("cold fetch (curl): transfer rate", ours: String(format: "%.0f MiB/s", coldOurs),
-                    reference: String(format: "%.0f MiB/s", coldReference), ratio: coldOurs / coldReference)
+        Measure.row(
+            "cold fetch (curl): transfer rate", ours: String(format: "%.0f MiB/s", coldOurs),
+            reference: String(format: "%.0f MiB/s", coldReference), ratio: coldOurs / coldReference)
 
         for proxy in [plain, encrypted] { _ = try Tool.run("curl", ["-sf", "-o", "/dev/null", url(proxy)]) }
         for connections in [1, 8] {
@@ -45,8 +47,9 @@ struct EncryptionBenchmark {
                 reference.append(try WrkRun.run(url(plain), connections: connections, seconds: 4, serverPID: plain.pid))
                 ours.append(try WrkRun.run(url(encrypted), connections: connections, seconds: 4, serverPID: encrypted.pid))
             }
-            WrkRun.rows("cache hits (wrk, \(connections) connection\(connections == 1 ? "" : "s"))",
-                        ours: WrkRun.median(ours), reference: WrkRun.median(reference))
+            WrkRun.rows(
+                "cache hits (wrk, \(connections) connection\(connections == 1 ? "" : "s"))",
+                ours: WrkRun.median(ours), reference: WrkRun.median(reference))
         }
     }
 }

@@ -11,9 +11,10 @@ struct EvictionCheckBenchmark {
     let commits = 21
 
     func run() throws {
-        Measure.header("A commit in a store of many resources (one 4 KiB write, then `commit()`; median of \(commits))",
-                       ours: "with a size limit", reference: "no limits",
-                       ratioMeaning: "limited / unlimited, lower is better")
+        Measure.header(
+            "A commit in a store of many resources (one 4 KiB write, then `commit()`; median of \(commits))",
+            ours: "with a size limit", reference: "no limits",
+            ratioMeaning: "limited / unlimited, lower is better")
         for count in counts {
             let directory = try TemporaryDirectory(prefix: "mediacache-bench")
             defer { directory.remove() }
@@ -27,10 +28,12 @@ struct EvictionCheckBenchmark {
             // resources go.
             let usage = Int64(count) << 10 + 2 * Int64(commits) * 4096
             let full = try medianCommit(path, count: count, eviction: EvictionPolicy([.totalBytes(usage)]), phase: 3)
-            Measure.row("\(count) resources, within the limit: time per commit", ours: Self.milliseconds(within),
-                        reference: Self.milliseconds(unlimited), ratio: within.timeInterval / unlimited.timeInterval)
-            Measure.row("\(count) resources, full (each commit evicts): time per commit", ours: Self.milliseconds(full),
-                        reference: Self.milliseconds(unlimited), ratio: full.timeInterval / unlimited.timeInterval)
+            Measure.row(
+                "\(count) resources, within the limit: time per commit", ours: Self.milliseconds(within),
+                reference: Self.milliseconds(unlimited), ratio: within.timeInterval / unlimited.timeInterval)
+            Measure.row(
+                "\(count) resources, full (each commit evicts): time per commit", ours: Self.milliseconds(full),
+                reference: Self.milliseconds(unlimited), ratio: full.timeInterval / unlimited.timeInterval)
         }
     }
 

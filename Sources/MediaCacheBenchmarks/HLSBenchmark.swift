@@ -37,10 +37,12 @@ struct HLSBenchmark {
             reference.append(try totalTime(unmodified))
         }
         let (rewrite, plain) = (Measure.median(of: ours), Measure.median(of: reference))
-        Measure.header("A 24-hour VOD playlist (43,200 segments, \(playlist.count >> 10) KiB) from the cache, curl, median of 21",
-                       ours: "rewritten playlist", reference: "same bytes unmodified", ratioMeaning: "rewritten / unmodified, lower is better")
-        Measure.row("whole answer", ours: String(format: "%.1f ms", rewrite * 1000), reference: String(format: "%.1f ms", plain * 1000),
-                    ratio: rewrite / plain)
+        Measure.header(
+            "A 24-hour VOD playlist (43,200 segments, \(playlist.count >> 10) KiB) from the cache, curl, median of 21",
+            ours: "rewritten playlist", reference: "same bytes unmodified", ratioMeaning: "rewritten / unmodified, lower is better")
+        Measure.row(
+            "whole answer", ours: String(format: "%.1f ms", rewrite * 1000), reference: String(format: "%.1f ms", plain * 1000),
+            ratio: rewrite / plain)
 
         let base = URL(string: "https://cdn.example/vod/day.m3u8")!
         let parsing = try Measure.median(runs: 7) {
@@ -50,10 +52,12 @@ struct HLSBenchmark {
         let decoding = Measure.median(runs: 7) {
             _ = String(decoding: playlist, as: UTF8.self).split(separator: "\n").count
         }
-        Measure.header("The same playlist in process, median of 7", ours: "parse, rewrite, write",
-                       reference: "decode as UTF-8 and split lines", ratioMeaning: "ours / reference, lower is better")
-        Measure.row("43,200 segments", ours: String(format: "%.1f ms", parsing.timeInterval * 1000),
-                    reference: String(format: "%.1f ms", decoding.timeInterval * 1000), ratio: parsing.timeInterval / decoding.timeInterval)
+        Measure.header(
+            "The same playlist in process, median of 7", ours: "parse, rewrite, write",
+            reference: "decode as UTF-8 and split lines", ratioMeaning: "ours / reference, lower is better")
+        Measure.row(
+            "43,200 segments", ours: String(format: "%.1f ms", parsing.timeInterval * 1000),
+            reference: String(format: "%.1f ms", decoding.timeInterval * 1000), ratio: parsing.timeInterval / decoding.timeInterval)
         nginx.stop()
         proxy.stop()
         try await HLSPlaybackCost().run()

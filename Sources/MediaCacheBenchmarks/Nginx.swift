@@ -17,26 +17,32 @@ struct Nginx {
     /// (`slice 1m`, `proxy_cache_lock on`): the common way to cache ranged media with nginx. The
     /// cache lives in `workDirectory/slice-cache`.
     static func startSliceCache(originPort: Int, workDirectory: String) throws -> Nginx {
-        try startCache(originPort: originPort, workDirectory: workDirectory, name: "slice-cache", keying: """
-            slice 1m;
-            proxy_cache_key $uri$slice_range;
-            proxy_set_header Range $slice_range;
-            """)
+        try startCache(
+            originPort: originPort, workDirectory: workDirectory, name: "slice-cache",
+            keying: """
+                slice 1m;
+                proxy_cache_key $uri$slice_range;
+                proxy_set_header Range $slice_range;
+                """)
     }
 
     /// Starts nginx as a plain caching reverse proxy in front of `originPort` (`proxy_cache`,
     /// one entry per URL with its query, `proxy_cache_lock on`). The cache lives in
     /// `workDirectory/proxy-cache`.
     static func startProxyCache(originPort: Int, workDirectory: String) throws -> Nginx {
-        try startCache(originPort: originPort, workDirectory: workDirectory, name: "proxy-cache",
-                       keying: "proxy_cache_key $uri$is_args$args;")
+        try startCache(
+            originPort: originPort, workDirectory: workDirectory, name: "proxy-cache",
+            keying: "proxy_cache_key $uri$is_args$args;")
     }
 
     private static func startCache(originPort: Int, workDirectory: String, name: String, keying: String) throws -> Nginx {
         let cache = workDirectory + "/" + name
-        return try start(root: cache, workDirectory: workDirectory, extra: """
-            proxy_cache_path \(cache) levels=1:2 keys_zone=media:10m max_size=8g inactive=1d use_temp_path=off;
-            """) { port in
+        return try start(
+            root: cache, workDirectory: workDirectory,
+            extra: """
+                proxy_cache_path \(cache) levels=1:2 keys_zone=media:10m max_size=8g inactive=1d use_temp_path=off;
+                """
+        ) { port in
             """
             server {
                 listen 127.0.0.1:\(port);
@@ -54,8 +60,10 @@ struct Nginx {
         }
     }
 
-    private static func start(root: String, workDirectory: String, extra: String = "",
-                              server: (Int) -> String) throws -> Nginx {
+    private static func start(
+        root: String, workDirectory: String, extra: String = "",
+        server: (Int) -> String
+    ) throws -> Nginx {
         let port = try freePort()
         let configuration = """
             daemon off;

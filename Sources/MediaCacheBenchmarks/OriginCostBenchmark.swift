@@ -72,16 +72,19 @@ struct OriginCostBenchmark {
                 secondPass[index].append(origin.bytesSent(for: path) - first)
             }
         }
-        Measure.header("Origin bytes on an unthrottled origin (bytes written to its sockets; \(runs) runs, each on a fresh cache key)",
-                       ours: "mediacache serve", reference: "nginx `slice 1m` + `proxy_cache`",
-                       ratioMeaning: "ours / nginx, lower is better")
+        Measure.header(
+            "Origin bytes on an unthrottled origin (bytes written to its sockets; \(runs) runs, each on a fresh cache key)",
+            ours: "mediacache serve", reference: "nginx `slice 1m` + `proxy_cache`",
+            ratioMeaning: "ours / nginx, lower is better")
         let (ours, reference) = (Measure.median(of: firstPass[0]), Measure.median(of: firstPass[1]))
-        Measure.row("seek session (64 MiB file), first pass: origin / unique bytes delivered, median (min–max)",
-                    ours: Self.spread(firstPass[0]), reference: Self.spread(firstPass[1]), ratio: ours / reference)
-        Measure.row("the same session again: origin bytes, each run",
-                    ours: secondPass[0].map(String.init).joined(separator: ", "),
-                    reference: secondPass[1].map(String.init).joined(separator: ", "),
-                    ratio: Double(secondPass[0].reduce(0, +)) / Double(max(secondPass[1].reduce(0, +), 1)))
+        Measure.row(
+            "seek session (64 MiB file), first pass: origin / unique bytes delivered, median (min–max)",
+            ours: Self.spread(firstPass[0]), reference: Self.spread(firstPass[1]), ratio: ours / reference)
+        Measure.row(
+            "the same session again: origin bytes, each run",
+            ours: secondPass[0].map(String.init).joined(separator: ", "),
+            reference: secondPass[1].map(String.init).joined(separator: ", "),
+            ratio: Double(secondPass[0].reduce(0, +)) / Double(max(secondPass[1].reduce(0, +), 1)))
     }
 
     /// A VLC-like read of a whole file that reconnects once, a third of the way in, from the
@@ -99,9 +102,10 @@ struct OriginCostBenchmark {
                 ratios[index].append(Double(origin.bytesSent(for: path)) / Double(length))
             }
         }
-        Measure.row("sequential read with one reconnect (32 MiB): origin / file, median (min–max)",
-                    ours: Self.spread(ratios[0]), reference: Self.spread(ratios[1]),
-                    ratio: Measure.median(of: ratios[0]) / Measure.median(of: ratios[1]))
+        Measure.row(
+            "sequential read with one reconnect (32 MiB): origin / file, median (min–max)",
+            ours: Self.spread(ratios[0]), reference: Self.spread(ratios[1]),
+            ratio: Measure.median(of: ratios[0]) / Measure.median(of: ratios[1]))
     }
 
     /// Sixteen players start the same cold file at once.
@@ -127,9 +131,10 @@ struct OriginCostBenchmark {
             }
             copies.append(Double(origin.bytesSent(for: path)) / Double(length))
         }
-        Measure.row("16 cold readers of one 32 MiB file at once: copies the origin sent",
-                    ours: String(format: "%.2f", copies[0]), reference: String(format: "%.2f", copies[1]),
-                    ratio: copies[0] / copies[1])
+        Measure.row(
+            "16 cold readers of one 32 MiB file at once: copies the origin sent",
+            ours: String(format: "%.2f", copies[0]), reference: String(format: "%.2f", copies[1]),
+            ratio: copies[0] / copies[1])
     }
 
     /// A cold 256 MiB file through the proxy against curl fetching it from nginx, both written
@@ -148,12 +153,14 @@ struct OriginCostBenchmark {
             direct.append(try curlRate(server.url("/big.mp4").absoluteString, to: output))
             proxied.append(try curlRate("\(proxy.root)http/127.0.0.1:\(server.port)/big.mp4?run=\(run)", to: output))
         }
-        Measure.header("Cold throughput through the proxy (256 MiB, nginx on loopback as the origin, curl to a file, median of 3)",
-                       ours: "mediacache serve, cold", reference: "curl from nginx directly",
-                       ratioMeaning: "proxy / direct, higher is better")
+        Measure.header(
+            "Cold throughput through the proxy (256 MiB, nginx on loopback as the origin, curl to a file, median of 3)",
+            ours: "mediacache serve, cold", reference: "curl from nginx directly",
+            ratioMeaning: "proxy / direct, higher is better")
         let (ours, reference) = (Measure.median(of: proxied), Measure.median(of: direct))
-        Measure.row("cold transfer rate", ours: String(format: "%.0f MiB/s", ours), reference: String(format: "%.0f MiB/s", reference),
-                    ratio: ours / reference)
+        Measure.row(
+            "cold transfer rate", ours: String(format: "%.0f MiB/s", ours), reference: String(format: "%.0f MiB/s", reference),
+            ratio: ours / reference)
     }
 
     private func curlRate(_ url: String, to output: String) throws -> Double {

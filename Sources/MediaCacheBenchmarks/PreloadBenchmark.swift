@@ -37,20 +37,23 @@ struct PreloadBenchmark {
                 local.append(try timeToFirstFrame(directory.appending(media.name)))
             }
             let (ours, reference) = (Measure.median(of: preloaded), Measure.median(of: cold))
-            Measure.row("\(faststart ? "moov first" : "moov last") (ffmpeg on the local file: "
-                            + String(format: "%.0f ms)", Measure.median(of: local) * 1000),
-                        ours: String(format: "%.0f ms", ours * 1000), reference: String(format: "%.0f ms", reference * 1000),
-                        ratio: ours / reference)
+            Measure.row(
+                "\(faststart ? "moov first" : "moov last") (ffmpeg on the local file: "
+                    + String(format: "%.0f ms)", Measure.median(of: local) * 1000),
+                ours: String(format: "%.0f ms", ours * 1000), reference: String(format: "%.0f ms", reference * 1000),
+                ratio: ours / reference)
         }
         proxy.stop()
         try await origin.stop()
     }
 
     static func media(faststart: Bool) -> TestMedia {
-        TestMedia(name: faststart ? "faststart.mp4" : "moov-last.mp4", mimeType: "video/mp4", arguments: [
-            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=20", "-f", "lavfi", "-i", "sine=frequency=440:duration=20",
-            "-c:v", "libx264", "-preset", "veryfast", "-b:v", "2M", "-pix_fmt", "yuv420p", "-g", "60", "-c:a", "aac", "-shortest",
-        ] + (faststart ? ["-movflags", "+faststart"] : []))
+        TestMedia(
+            name: faststart ? "faststart.mp4" : "moov-last.mp4", mimeType: "video/mp4",
+            arguments: [
+                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=20", "-f", "lavfi", "-i", "sine=frequency=440:duration=20",
+                "-c:v", "libx264", "-preset", "veryfast", "-b:v", "2M", "-pix_fmt", "yuv420p", "-g", "60", "-c:a", "aac", "-shortest",
+            ] + (faststart ? ["-movflags", "+faststart"] : []))
     }
 
     private func timeToFirstFrame(_ input: String) throws -> Double {
@@ -71,7 +74,9 @@ struct PreloadBenchmark {
         _ = try Tool.run("curl", ["-sf", "-X", "POST", "-H", "Content-Type: application/json", "-d", body, proxy.root + "api/preload"])
         while true {
             let jobs = try Tool.run("curl", ["-sf", proxy.root + "api/preload"]).output
-            let states = (try JSONSerialization.jsonObject(with: Data(jobs.utf8)) as? [[String: Any]] ?? []).compactMap { $0["state"] as? String }
+            let states = (try JSONSerialization.jsonObject(with: Data(jobs.utf8)) as? [[String: Any]] ?? []).compactMap {
+                $0["state"] as? String
+            }
             if states.allSatisfy({ ["finished", "failed", "cancelled"].contains($0) }) {
                 guard !states.contains("failed") else { throw BenchmarkError("preload failed: \(jobs)") }
                 return

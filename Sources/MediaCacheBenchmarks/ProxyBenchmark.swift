@@ -35,8 +35,9 @@ struct ProxyBenchmark {
     /// is measured on a new connection (one curl per request) and on a kept-alive one (a miss
     /// of another key first on the same connection), as a player's second request is.
     private func missTimeToFirstByte(nginx: Nginx, proxy: ServeProcess, cache: Nginx) throws {
-        Measure.header("Time to first byte on a miss (1 MiB file, curl, median of 21)", ours: "mediacache serve",
-                       reference: "reference", ratioMeaning: "ours / reference, lower is better")
+        Measure.header(
+            "Time to first byte on a miss (1 MiB file, curl, median of 21)", ours: "mediacache serve",
+            reference: "reference", ratioMeaning: "ours / reference, lower is better")
         for reusing in [false, true] {
             var proxied: [Double] = []
             var direct: [Double] = []
@@ -50,10 +51,12 @@ struct ProxyBenchmark {
             let (ours, origin, other) = (Measure.median(of: proxied), Measure.median(of: direct), Measure.median(of: nginxCached))
             func milliseconds(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
             let connection = reusing ? "kept-alive connection" : "new connection"
-            Measure.row("\(connection): against the origin (nginx serving the file) directly", ours: milliseconds(ours),
-                        reference: milliseconds(origin), ratio: ours / origin)
-            Measure.row("\(connection): against nginx `proxy_cache` in front of that origin", ours: milliseconds(ours),
-                        reference: milliseconds(other), ratio: ours / other)
+            Measure.row(
+                "\(connection): against the origin (nginx serving the file) directly", ours: milliseconds(ours),
+                reference: milliseconds(origin), ratio: ours / origin)
+            Measure.row(
+                "\(connection): against nginx `proxy_cache` in front of that origin", ours: milliseconds(ours),
+                reference: milliseconds(other), ratio: ours / other)
         }
     }
 
@@ -75,8 +78,9 @@ struct ProxyBenchmark {
     /// also take turns to go first, round by round.
     private func coldThroughput(nginx: Nginx, proxy: ServeProcess, cache: Nginx) throws {
         let medians = ProxyHitBenchmark.files.map { "\(Self.coldRounds(of: $0.0)) for \($0.1)" }.joined(separator: ", ")
-        Measure.header("Cold fetch of a whole file through a cache (curl, median of \(medians), each from empty caches)",
-                       ours: "mediacache serve", reference: "nginx `proxy_cache`", ratioMeaning: "proxy / nginx, higher is better")
+        Measure.header(
+            "Cold fetch of a whole file through a cache (curl, median of \(medians), each from empty caches)",
+            ours: "mediacache serve", reference: "nginx `proxy_cache`", ratioMeaning: "proxy / nginx, higher is better")
         for (path, name) in ProxyHitBenchmark.files {
             let rounds = Self.coldRounds(of: path)
             var ours: [Double] = []
@@ -99,8 +103,9 @@ struct ProxyBenchmark {
                 }
             }
             let (proxied, direct) = (Measure.median(of: ours), Measure.median(of: reference))
-            Measure.row("\(name): transfer rate", ours: String(format: "%.0f MiB/s", proxied),
-                        reference: String(format: "%.0f MiB/s", direct), ratio: proxied / direct)
+            Measure.row(
+                "\(name): transfer rate", ours: String(format: "%.0f MiB/s", proxied),
+                reference: String(format: "%.0f MiB/s", direct), ratio: proxied / direct)
         }
     }
 
@@ -154,12 +159,14 @@ struct ProxyBenchmark {
             }
             try? FileManager.default.removeItem(atPath: cache)
         }
-        Measure.header("Peak resident memory of `mediacache serve` streaming one file with curl", ours: "2 GiB file",
-                       reference: "256 MiB file", ratioMeaning: "2 GiB / 256 MiB, 1.00 means memory does not grow with size")
+        Measure.header(
+            "Peak resident memory of `mediacache serve` streaming one file with curl", ours: "2 GiB file",
+            reference: "256 MiB file", ratioMeaning: "2 GiB / 256 MiB, 1.00 means memory does not grow with size")
         for pass in ["cold", "warm"] {
             let (ours, reference) = (peaks["big \(pass)"] ?? 0, peaks["small \(pass)"] ?? 0)
-            Measure.row("\(pass) (idle server: \(idle >> 20) MiB)", ours: "\(ours >> 20) MiB", reference: "\(reference >> 20) MiB",
-                        ratio: Double(ours) / Double(reference))
+            Measure.row(
+                "\(pass) (idle server: \(idle >> 20) MiB)", ours: "\(ours >> 20) MiB", reference: "\(reference >> 20) MiB",
+                ratio: Double(ours) / Double(reference))
         }
     }
 
@@ -201,8 +208,10 @@ struct ProxyBenchmark {
 /// A command-line tool run to its end, found on the PATH.
 enum Tool {
     static func run(_ name: String, _ arguments: [String]) throws -> CommandRun {
-        guard let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + name })
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
+        guard
+            let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + name })
+                .first(where: FileManager.default.isExecutableFile(atPath:))
+        else {
             throw BenchmarkError("\(name) is not installed; run scripts/bench, which installs it")
         }
         return try CommandRun.run(path: path, arguments)

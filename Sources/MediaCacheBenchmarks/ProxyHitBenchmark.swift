@@ -34,10 +34,11 @@ struct ProxyHitBenchmark {
     }
 
     func run() throws {
-        Measure.header("Cache hits over loopback (`wrk -d12s`, 2 threads; one connection: `-d4s`, 1 thread; "
-                           + "median of \(Self.rounds) by rate)",
-                       ours: "mediacache serve", reference: "nginx (sendfile)",
-                       ratioMeaning: "proxy / nginx; transfer rate: higher is better, CPU and latency: lower is better")
+        Measure.header(
+            "Cache hits over loopback (`wrk -d12s`, 2 threads; one connection: `-d4s`, 1 thread; "
+                + "median of \(Self.rounds) by rate)",
+            ours: "mediacache serve", reference: "nginx (sendfile)",
+            ratioMeaning: "proxy / nginx; transfer rate: higher is better, CPU and latency: lower is better")
         for (path, name) in Self.files {
             let cached = proxy.root + "http/127.0.0.1:\(nginx.port)\(path)"
             _ = try Tool.run("curl", ["-sf", "-o", "/dev/null", cached])
@@ -48,17 +49,22 @@ struct ProxyHitBenchmark {
                 var sameReference: [WrkRun] = []
                 let seconds = Self.seconds(connections: connections)
                 for _ in 0..<Self.rounds {
-                    reference.append(try WrkRun.run(nginx.url(path).absoluteString, connections: connections, seconds: seconds,
-                                                    serverPID: nginx.pid))
-                    sameReference.append(try WrkRun.run(nginx.url(samePages).absoluteString, connections: connections,
-                                                        seconds: seconds, serverPID: nginx.pid))
+                    reference.append(
+                        try WrkRun.run(
+                            nginx.url(path).absoluteString, connections: connections, seconds: seconds,
+                            serverPID: nginx.pid))
+                    sameReference.append(
+                        try WrkRun.run(
+                            nginx.url(samePages).absoluteString, connections: connections,
+                            seconds: seconds, serverPID: nginx.pid))
                     ours.append(try WrkRun.run(cached, connections: connections, seconds: seconds, serverPID: proxy.pid))
                 }
                 let label = "\(name), \(connections) connection\(connections == 1 ? "" : "s")"
                 let median = WrkRun.median(ours)
                 WrkRun.rows(label, ours: median, reference: WrkRun.median(reference))
-                WrkRun.rateRow("\(label): transfer rate, nginx on the cache's data file", ours: median,
-                               reference: WrkRun.median(sameReference))
+                WrkRun.rateRow(
+                    "\(label): transfer rate, nginx on the cache's data file", ours: median,
+                    reference: WrkRun.median(sameReference))
                 // A run completes few responses of 256 MiB at many connections: no tail to read.
                 if path == Self.latencyFile {
                     WrkRun.latencyRow("\(label): 99th-percentile latency (median of the runs)", ours: ours, reference: reference)

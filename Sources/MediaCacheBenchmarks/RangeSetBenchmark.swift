@@ -47,8 +47,9 @@ struct RangeSetBenchmark {
             for cut in cuts { copy.remove(contentsOf: cut.lowerBound..<cut.upperBound) }
         }
 
-        Measure.header("ByteRangeSet with \(spanCount) spans (median of 3)", ours: "ByteRangeSet",
-                       reference: "stdlib RangeSet", ratioMeaning: "reference time / ours, higher is better")
+        Measure.header(
+            "ByteRangeSet with \(spanCount) spans (median of 3)", ours: "ByteRangeSet",
+            reference: "stdlib RangeSet", ratioMeaning: "reference time / ours, higher is better")
         report("insert \(spanCount) spans in random order", ours: oursInsert, reference: referenceInsert)
         report("\(spanCount) random `contains` lookups", ours: oursContains, reference: referenceContains)
         report("gaps across all spans", ours: oursGaps, reference: referenceGaps)
@@ -56,8 +57,9 @@ struct RangeSetBenchmark {
     }
 
     private func report(_ name: String, ours: Duration, reference: Duration) {
-        Measure.row(name, ours: format(ours), reference: format(reference),
-                    ratio: reference.timeInterval / ours.timeInterval)
+        Measure.row(
+            name, ours: format(ours), reference: format(reference),
+            ratio: reference.timeInterval / ours.timeInterval)
     }
 
     private func format(_ duration: Duration) -> String {

@@ -20,42 +20,49 @@ struct StoreBenchmark {
         let storePath = directory.appending("store")
         let files = LocalFileSystem()
 
-        let (storeWrite, plainWrite) = try await Measure.interleaved(before: { next in
-            if next == 0 { try? FileManager.default.removeItem(atPath: storePath) } else { try? files.removeFile(at: plainPath) }
-            sync()
-        }, {
-            let store = try openStore(storePath)
-            let generation = try store.setContentInfo(ContentInfo(totalLength: Int64(totalBytes)), for: url)
-            for index in 0..<chunks {
-                try store.write(chunk, at: Int64(index * chunkBytes), to: store.key(for: url), generation: generation)
-            }
-            try store.close()
-        }, {
-            let file = try files.openFile(at: plainPath)
-            defer { file.close() }
-            for index in 0..<chunks {
-                try chunk.withUnsafeBytes { try file.write($0, at: Int64(index * chunkBytes)) }
-            }
-            try file.synchronize()
-        })
+        let (storeWrite, plainWrite) = try await Measure.interleaved(
+            before: { next in
+                if next == 0 { try? FileManager.default.removeItem(atPath: storePath) } else { try? files.removeFile(at: plainPath) }
+                sync()
+            },
+            {
+                let store = try openStore(storePath)
+                let generation = try store.setContentInfo(ContentInfo(totalLength: Int64(totalBytes)), for: url)
+                for index in 0..<chunks {
+                    try store.write(chunk, at: Int64(index * chunkBytes), to: store.key(for: url), generation: generation)
+                }
+                try store.close()
+            },
+            {
+                let file = try files.openFile(at: plainPath)
+                defer { file.close() }
+                for index in 0..<chunks {
+                    try chunk.withUnsafeBytes { try file.write($0, at: Int64(index * chunkBytes)) }
+                }
+                try file.synchronize()
+            })
 
         let plainFile = try files.openFile(at: plainPath)
         defer { plainFile.close() }
         let store = try openStore(storePath)
         defer { try? store.close() }
-        let (storeRead, plainRead) = try await Measure.interleaved(before: { _ in }, {
-            for index in 0..<chunks {
-                let range = ByteRange(offset: Int64(index * chunkBytes), length: Int64(chunkBytes))
-                _ = try store.read(range, from: store.key(for: url))
-            }
-        }, {
-            for index in 0..<chunks {
-                _ = try plainFile.read(count: chunkBytes, at: Int64(index * chunkBytes))
-            }
-        })
+        let (storeRead, plainRead) = try await Measure.interleaved(
+            before: { _ in },
+            {
+                for index in 0..<chunks {
+                    let range = ByteRange(offset: Int64(index * chunkBytes), length: Int64(chunkBytes))
+                    _ = try store.read(range, from: store.key(for: url))
+                }
+            },
+            {
+                for index in 0..<chunks {
+                    _ = try plainFile.read(count: chunkBytes, at: Int64(index * chunkBytes))
+                }
+            })
 
-        Measure.header("Store throughput (\(totalBytes >> 20) MiB in \(chunkBytes >> 10) KiB chunks, median of 5)",
-                       ours: "MediaStore", reference: "plain pwrite/pread", ratioMeaning: "store / plain, higher is better")
+        Measure.header(
+            "Store throughput (\(totalBytes >> 20) MiB in \(chunkBytes >> 10) KiB chunks, median of 5)",
+            ours: "MediaStore", reference: "plain pwrite/pread", ratioMeaning: "store / plain, higher is better")
         report("write, then commit with fsync", ours: storeWrite, reference: plainWrite)
         report("read (page cache warm)", ours: storeRead, reference: plainRead)
     }
@@ -70,7 +77,8 @@ struct StoreBenchmark {
         let megabytes = Double(totalBytes) / 1_048_576
         let oursRate = megabytes / ours.timeInterval
         let referenceRate = megabytes / reference.timeInterval
-        Measure.row(name, ours: String(format: "%.0f MiB/s", oursRate),
-                    reference: String(format: "%.0f MiB/s", referenceRate), ratio: oursRate / referenceRate)
+        Measure.row(
+            name, ours: String(format: "%.0f MiB/s", oursRate),
+            reference: String(format: "%.0f MiB/s", referenceRate), ratio: oursRate / referenceRate)
     }
 }

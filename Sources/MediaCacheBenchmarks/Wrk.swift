@@ -19,7 +19,8 @@ struct WrkRun {
         let run = try Tool.run("wrk", ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "60s", url])
         let used = try cpuSeconds(of: serverPID) - before
         guard let read = run.output.firstMatch(of: /requests in ([\d.]+)s, ([\d.]+)([KMGT]?B) read/),
-              let elapsed = Double(read.1), let amount = Double(read.2) else {
+            let elapsed = Double(read.1), let amount = Double(read.2)
+        else {
             throw BenchmarkError("no byte count in wrk's output: \(run.output)")
         }
         guard !run.output.contains("Non-2xx") else { throw BenchmarkError("wrk got error answers from \(url): \(run.output)") }
@@ -29,8 +30,9 @@ struct WrkRun {
             throw BenchmarkError("no latency distribution in wrk's output: \(run.output)")
         }
         let milliseconds: [Substring: Double] = ["us": 0.001, "ms": 1, "s": 1000, "m": 60000]
-        return WrkRun(mebibytesPerSecond: mebibytes / elapsed, cpuSecondsPerGiB: used / (mebibytes / 1024),
-                      p99Milliseconds: value * (milliseconds[p99.2] ?? 1))
+        return WrkRun(
+            mebibytesPerSecond: mebibytes / elapsed, cpuSecondsPerGiB: used / (mebibytes / 1024),
+            p99Milliseconds: value * (milliseconds[p99.2] ?? 1))
     }
 
     /// The run of median rate among `runs`.
@@ -41,9 +43,10 @@ struct WrkRun {
     /// Two table rows, rate and server CPU per GiB, for `ours` against `reference`.
     static func rows(_ label: String, ours: WrkRun, reference: WrkRun) {
         rateRow("\(label): transfer rate", ours: ours, reference: reference)
-        Measure.row("\(label): server CPU per GiB", ours: String(format: "%.2f s", ours.cpuSecondsPerGiB),
-                    reference: String(format: "%.2f s", reference.cpuSecondsPerGiB),
-                    ratio: ours.cpuSecondsPerGiB / reference.cpuSecondsPerGiB)
+        Measure.row(
+            "\(label): server CPU per GiB", ours: String(format: "%.2f s", ours.cpuSecondsPerGiB),
+            reference: String(format: "%.2f s", reference.cpuSecondsPerGiB),
+            ratio: ours.cpuSecondsPerGiB / reference.cpuSecondsPerGiB)
     }
 
     /// A table row of the 99th-percentile latency, the median of each side's runs.
@@ -55,9 +58,10 @@ struct WrkRun {
 
     /// A table row of the transfer rate alone, for `ours` against `reference`.
     static func rateRow(_ label: String, ours: WrkRun, reference: WrkRun) {
-        Measure.row(label, ours: String(format: "%.0f MiB/s", ours.mebibytesPerSecond),
-                    reference: String(format: "%.0f MiB/s", reference.mebibytesPerSecond),
-                    ratio: ours.mebibytesPerSecond / reference.mebibytesPerSecond)
+        Measure.row(
+            label, ours: String(format: "%.0f MiB/s", ours.mebibytesPerSecond),
+            reference: String(format: "%.0f MiB/s", reference.mebibytesPerSecond),
+            ratio: ours.mebibytesPerSecond / reference.mebibytesPerSecond)
     }
 
     /// The user and system CPU time process `pid` has used, all its threads together.

@@ -6,14 +6,18 @@ import MediaCacheServer
 
 /// The `--cache-dir` and `--encrypt-key-file` options every command takes.
 struct CacheDirectoryOptions: ParsableArguments {
-    @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
-        "The cache directory; a leading ~ is your home.", discussion: "Default: \(MediaStore.defaultDirectory)", valueName: "dir"))
+    @Option(
+        name: .customLong("cache-dir"),
+        help: ArgumentHelp(
+            "The cache directory; a leading ~ is your home.", discussion: "Default: \(MediaStore.defaultDirectory)", valueName: "dir"))
     var given: String = MediaStore.defaultDirectory
 
-    @Option(name: .customLong("encrypt-key-file"), help: ArgumentHelp(
-        "Encrypt the cache at rest with the key in this file: 32 bytes, or 64 hex digits (`openssl rand -hex 32`).",
-        discussion: "A cache written with another key, or none, is left as it is; this key's cache is kept apart.",
-        valueName: "file"))
+    @Option(
+        name: .customLong("encrypt-key-file"),
+        help: ArgumentHelp(
+            "Encrypt the cache at rest with the key in this file: 32 bytes, or 64 hex digits (`openssl rand -hex 32`).",
+            discussion: "A cache written with another key, or none, is left as it is; this key's cache is kept apart.",
+            valueName: "file"))
     var keyFile: String?
 
     /// The encryption `--encrypt-key-file` asks for; `nil` without it.

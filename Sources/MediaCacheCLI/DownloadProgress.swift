@@ -27,15 +27,18 @@ final class DownloadProgress {
         if !printedEstimate, let expected = report.expectedBytes {
             printedEstimate = true
             let free = DiskSpace.available(at: directory).map(Output.bytes)
-            Output.progress("\(report.title): \(report.expectedIsEstimate ? "about " : "")\(Output.bytes(expected)) to store"
-                            + (free.map { ", \($0) free" } ?? "") + "\n")
+            Output.progress(
+                "\(report.title): \(report.expectedIsEstimate ? "about " : "")\(Output.bytes(expected)) to store"
+                    + (free.map { ", \($0) free" } ?? "") + "\n")
         }
         let start = started ?? (now, report.bytesOnDisk)
         started = start
         let elapsed = now.timeIntervalSince(start.time)
         let rate = elapsed > 0.5 ? Double(report.bytesOnDisk - start.bytes) / elapsed : 0
-        var parts = [Output.bytes(report.bytesOnDisk)
-            + (report.expectedBytes.map { " of \(report.expectedIsEstimate ? "~" : "")\(Output.bytes($0))" } ?? "")]
+        var parts = [
+            Output.bytes(report.bytesOnDisk)
+                + (report.expectedBytes.map { " of \(report.expectedIsEstimate ? "~" : "")\(Output.bytes($0))" } ?? "")
+        ]
         if report.durationSeconds > 0 {
             parts.append(String(format: "%.0f of %.0f s", report.loadedSeconds, report.durationSeconds))
         }

@@ -34,8 +34,10 @@ struct ListCommand: AsyncParsableCommand {
     /// The row of one entry; for an asset, a row per playlist and, with members, per resource.
     static func rows(_ report: EntryReport) -> [[String]] {
         guard let asset = report.asset else { return [row(report.entry, indent: "")] }
-        let head = [Output.bytes(asset.cachedBytes), "HLS", "", report.entry.isPinned ? "pinned" : "",
-                    Output.date(asset.lastAccess ?? report.entry.lastAccess), report.entry.url]
+        let head = [
+            Output.bytes(asset.cachedBytes), "HLS", "", report.entry.isPinned ? "pinned" : "",
+            Output.date(asset.lastAccess ?? report.entry.lastAccess), report.entry.url,
+        ]
         let playlists = asset.playlists.map { playlist in
             let share = playlist.seconds > 0 ? String(format: "%.0f%%", playlist.cachedSeconds * 100 / playlist.seconds) : "-"
             let seconds = String(format: "%.0f of %.0f s", playlist.cachedSeconds, playlist.seconds)

@@ -7,7 +7,8 @@ struct MediaCacheCommand: AsyncParsableCommand {
         commandName: "mediacache",
         abstract: "Cache streamed media on disk and serve it to any player.",
         subcommands: [
-            ServeCommand.self, PreloadCommand.self, DownloadCommand.self, DownloadsCommand.self, URLCommand.self, ListCommand.self, RemoveCommand.self, PinCommand.self, UnpinCommand.self, ClearCommand.self,
+            ServeCommand.self, PreloadCommand.self, DownloadCommand.self, DownloadsCommand.self, URLCommand.self, ListCommand.self,
+            RemoveCommand.self, PinCommand.self, UnpinCommand.self, ClearCommand.self,
             StatsCommand.self,
         ]
     )

@@ -17,25 +17,32 @@ struct PreloadCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The http or https URLs to preload.", valueName: "url"))
     var urls: [String]
 
-    @Option(parsing: .unconditional, help: "Preload this many seconds of each, above 0 and up to 86400.",
-            transform: CheckedOptions.preloadSeconds)
+    @Option(
+        parsing: .unconditional, help: "Preload this many seconds of each, above 0 and up to 86400.",
+        transform: CheckedOptions.preloadSeconds)
     var seconds: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Preload this many bytes of each, 1 B to 1 PiB, e.g. 512K or 2M.",
-                                                         valueName: "size"),
-            transform: CheckedOptions.size("--bytes"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Preload this many bytes of each, 1 B to 1 PiB, e.g. 512K or 2M.",
+            valueName: "size"),
+        transform: CheckedOptions.size("--bytes"))
     var bytes: ByteSize?
 
     @Flag(help: "Preload each whole.")
     var full = false
 
-    @Option(parsing: .unconditional, help: "Rank against other preloads, -1000 to 1000; higher runs first.",
-            transform: CheckedOptions.priority)
+    @Option(
+        parsing: .unconditional, help: "Rank against other preloads, -1000 to 1000; higher runs first.",
+        transform: CheckedOptions.priority)
     var priority = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "For HLS, choose the best variant within this many bits per second (default: the first listed).", valueName: "bps"),
-            transform: CheckedOptions.bandwidth)
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "For HLS, choose the best variant within this many bits per second (default: the first listed).", valueName: "bps"),
+        transform: CheckedOptions.bandwidth)
     var bandwidth: Int?
 
     @OptionGroup var cache: CacheDirectoryOptions
@@ -63,8 +70,9 @@ struct PreloadCommand: AsyncParsableCommand {
         let display = ProgressDisplay(isTerminal: Output.progressIsTerminal)
         let final: [PreloadJob]
         do {
-            let started = try await session.start(urls.compactMap { try? OriginURL.check($0) }, amount: amount, priority: priority,
-                                                  maximumBandwidth: bandwidth)
+            let started = try await session.start(
+                urls.compactMap { try? OriginURL.check($0) }, amount: amount, priority: priority,
+                maximumBandwidth: bandwidth)
             let keys = Set(started.map(\.key))
             var jobs = started
             while true {

@@ -48,7 +48,8 @@ final class ProgressDisplay {
         let fraction = min(job.fractionDone ?? 0, 1)
         let filled = Int(fraction * 20)
         return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled) + "] "
-            + String(format: "%3.0f%%", fraction * 100) + "  \(ByteCountText.progress(job.bytesDone, of: job.bytesTarget))  \(job.url.lastPathComponent)  \(job.state.rawValue)"
+            + String(format: "%3.0f%%", fraction * 100)
+            + "  \(ByteCountText.progress(job.bytesDone, of: job.bytesTarget))  \(job.url.lastPathComponent)  \(job.state.rawValue)"
             + (job.state == .failed ? ": " + (job.error ?? "") : "")
     }
 }

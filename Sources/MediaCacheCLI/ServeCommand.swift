@@ -20,70 +20,92 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var cache: CacheDirectoryOptions
 
-    @Option(name: .customLong("max-size"), parsing: .unconditional,
-            help: ArgumentHelp("Evict beyond this size, 1 B to 1 PiB, e.g. 500M or 2G. (default: \(ByteSize.gibibyte))", valueName: "size"),
-            transform: CheckedOptions.size("--max-size"))
+    @Option(
+        name: .customLong("max-size"), parsing: .unconditional,
+        help: ArgumentHelp("Evict beyond this size, 1 B to 1 PiB, e.g. 500M or 2G. (default: \(ByteSize.gibibyte))", valueName: "size"),
+        transform: CheckedOptions.size("--max-size"))
     var maxSize: ByteSize = .gibibyte
 
-    @Option(name: .customLong("max-age"), parsing: .unconditional,
-            help: ArgumentHelp("Evict what was not used for this long, 1s to 36500d, e.g. 12h or 30d.", valueName: "duration"),
-            transform: CheckedOptions.age)
+    @Option(
+        name: .customLong("max-age"), parsing: .unconditional,
+        help: ArgumentHelp("Evict what was not used for this long, 1s to 36500d, e.g. 12h or 30d.", valueName: "duration"),
+        transform: CheckedOptions.age)
     var maxAge: Duration?
 
-    @Option(name: .customLong("allow-host"), help: ArgumentHelp(
-        "Fetch only from these origin hosts (host or host:port); repeat or separate with commas. `*.example.com` allows subdomains.",
-        valueName: "host"))
+    @Option(
+        name: .customLong("allow-host"),
+        help: ArgumentHelp(
+            "Fetch only from these origin hosts (host or host:port); repeat or separate with commas. `*.example.com` allows subdomains.",
+            valueName: "host"))
     var allowedHosts: [String] = []
 
-    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
-        "Let the scripts of pages from this web origin (https://app.example) read answers, as a JavaScript player does; "
-            + "repeat or separate with commas. Pages of other origins cannot.", valueName: "origin"))
+    @Option(
+        name: .customLong("cors-origin"),
+        help: ArgumentHelp(
+            "Let the scripts of pages from this web origin (https://app.example) read answers, as a JavaScript player does; "
+                + "repeat or separate with commas. Pages of other origins cannot.", valueName: "origin"))
     var corsOrigins: [String] = []
 
     @Option(help: "A secret every request must carry (header or /t/<token>/ URLs); needed beyond loopback.")
     var token: String?
 
-    @Option(name: .customLong("ignore-query"), help: ArgumentHelp(
-        "Leave this query parameter out of cache keys (a CDN's signature or expiry); repeat or separate with commas.",
-        valueName: "name"))
+    @Option(
+        name: .customLong("ignore-query"),
+        help: ArgumentHelp(
+            "Leave this query parameter out of cache keys (a CDN's signature or expiry); repeat or separate with commas.",
+            valueName: "name"))
     var ignoredQueryItems: [String] = []
 
-    @Option(name: .customLong("shutdown-grace"), parsing: .unconditional, help: ArgumentHelp(
-        "On SIGINT or SIGTERM, give responses in progress this many seconds (0 to 3600) before closing them; "
-            + "a second signal closes them at once. (default: 2)", valueName: "seconds"),
-            transform: CheckedOptions.gracePeriod)
+    @Option(
+        name: .customLong("shutdown-grace"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "On SIGINT or SIGTERM, give responses in progress this many seconds (0 to 3600) before closing them; "
+                + "a second signal closes them at once. (default: 2)", valueName: "seconds"),
+        transform: CheckedOptions.gracePeriod)
     var shutdownGrace: Double = 2
 
-    @Option(name: .customLong("playlist-max-age"), parsing: .unconditional, help: ArgumentHelp(
-        "Serve a cached VOD or multivariant HLS playlist this many seconds (0 to 86400) before asking the origin "
-            + "whether it changed; live playlists are asked every half target duration. (default: 60)", valueName: "seconds"),
-            transform: CheckedOptions.playlistAge)
+    @Option(
+        name: .customLong("playlist-max-age"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Serve a cached VOD or multivariant HLS playlist this many seconds (0 to 86400) before asking the origin "
+                + "whether it changed; live playlists are asked every half target duration. (default: 60)", valueName: "seconds"),
+        transform: CheckedOptions.playlistAge)
     var playlistMaxAge: Double = 60
 
-    @Option(name: .customLong("live-outage"), parsing: .unconditional, help: ArgumentHelp(
-        "While a live playlist's origin fails, serve its last copy for this many target durations (1 to 1000), "
-            + "then answer 504 so that players end the stream. (default: 3)", valueName: "count"),
-            transform: CheckedOptions.liveOutage)
+    @Option(
+        name: .customLong("live-outage"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "While a live playlist's origin fails, serve its last copy for this many target durations (1 to 1000), "
+                + "then answer 504 so that players end the stream. (default: 3)", valueName: "count"),
+        transform: CheckedOptions.liveOutage)
     var liveOutage = 3
 
-    @Option(name: .customLong("max-connections"), parsing: .unconditional, help: ArgumentHelp(
-        "Answer connections beyond this many open at once (1 to 1000000) with 503. (default: 1024)", valueName: "count"),
-            transform: CheckedOptions.connections)
+    @Option(
+        name: .customLong("max-connections"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Answer connections beyond this many open at once (1 to 1000000) with 503. (default: 1024)", valueName: "count"),
+        transform: CheckedOptions.connections)
     var maxConnections = 1024
 
-    @Option(name: .customLong("idle-timeout"), parsing: .unconditional, help: ArgumentHelp(
-        "Close a connection with no request in progress after this many seconds (above 0 up to 86400). (default: 60)",
-        valueName: "seconds"), transform: CheckedOptions.timeout("--idle-timeout"))
+    @Option(
+        name: .customLong("idle-timeout"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Close a connection with no request in progress after this many seconds (above 0 up to 86400). (default: 60)",
+            valueName: "seconds"), transform: CheckedOptions.timeout("--idle-timeout"))
     var idleTimeout: Double = 60
 
-    @Option(name: .customLong("request-timeout"), parsing: .unconditional, help: ArgumentHelp(
-        "Close a connection whose request has not arrived whole this many seconds (above 0 up to 86400) after its "
-            + "first byte. (default: 10)", valueName: "seconds"), transform: CheckedOptions.timeout("--request-timeout"))
+    @Option(
+        name: .customLong("request-timeout"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Close a connection whose request has not arrived whole this many seconds (above 0 up to 86400) after its "
+                + "first byte. (default: 10)", valueName: "seconds"), transform: CheckedOptions.timeout("--request-timeout"))
     var requestTimeout: Double = 10
 
-    @Option(name: .customLong("send-timeout"), parsing: .unconditional, help: ArgumentHelp(
-        "Close a connection whose client took no response bytes for this many seconds (above 0 up to 86400). "
-            + "(default: 60)", valueName: "seconds"), transform: CheckedOptions.timeout("--send-timeout"))
+    @Option(
+        name: .customLong("send-timeout"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Close a connection whose client took no response bytes for this many seconds (above 0 up to 86400). "
+                + "(default: 60)", valueName: "seconds"), transform: CheckedOptions.timeout("--send-timeout"))
     var sendTimeout: Double = 60
 
     @Flag(inversion: .prefixedNo, help: "Write access.log (W3C extended format) in the log directory.")
@@ -92,9 +114,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Write error.log (W3C extended format) in the log directory.")
     var errorLog = true
 
-    @Option(name: .customLong("log-dir"), help: ArgumentHelp(
-        "Write the logs in this directory, such as one off a small cache partition, so that a full cache disk "
-            + "cannot silence them. (default: the cache directory)", valueName: "path"))
+    @Option(
+        name: .customLong("log-dir"),
+        help: ArgumentHelp(
+            "Write the logs in this directory, such as one off a small cache partition, so that a full cache disk "
+                + "cannot silence them. (default: the cache directory)", valueName: "path"))
     var logDirectory: String?
 
     /// The allow-list the options give, `nil` when none was given.
@@ -135,8 +159,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--ignore-query: give query parameter names, such as token or Expires")
         }
         if let directive = ignoredQueryNames.first(where: { $0.hasPrefix("_HLS_") }) {
-            throw ValidationError("--ignore-query: \(directive) is an LL-HLS delivery directive, which names another playlist; "
-                                  + "it is never left out of cache keys")
+            throw ValidationError(
+                "--ignore-query: \(directive) is an LL-HLS delivery directive, which names another playlist; "
+                    + "it is never left out of cache keys")
         }
         if let token, !ProxyAccess.isValidToken(token) { throw ValidationError("--token: \(ProxyAccess.tokenRule)") }
     }
@@ -171,8 +196,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.sendTimeout = .milliseconds(Int64(sendTimeout * 1_000))
         var engineConfiguration = CacheEngine.Configuration()
         engineConfiguration.loader = loading
-        engineConfiguration.playlistFreshness = PlaylistFreshness(staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)),
-                                                                  liveOutageTargetDurations: liveOutage)
+        engineConfiguration.playlistFreshness = PlaylistFreshness(
+            staticMaximumAge: .milliseconds(Int64(playlistMaxAge * 1_000)),
+            liveOutageTargetDurations: liveOutage)
 
         let store = try MediaStore.open(at: cache.directory, configuration: storage)
         if let encryption = storage.encryption {
@@ -207,8 +233,9 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try ServerAnnouncement(pid: getpid(), url: urls.root, token: configuration.token).write(in: directory)
         } catch {
-            Output.error("mediacache: could not write \(ServerAnnouncement.path(in: directory)) (\(error)); "
-                + "other mediacache commands will not find this server")
+            Output.error(
+                "mediacache: could not write \(ServerAnnouncement.path(in: directory)) (\(error)); "
+                    + "other mediacache commands will not find this server")
         }
         Output.line("mediacache: caching proxy on \(urls.root.absoluteString) with the cache in \(directory)")
         for log in [configuration.accessLog, configuration.errorLog].compactMap({ $0 }) {

@@ -38,10 +38,17 @@ struct StatsCommand: AsyncParsableCommand {
         print(Output.table(header: nil, rows: rows))
         guard !report.resources.isEmpty else { return }
         print("")
-        let resources = report.resources.sorted { $0.value.bytesServed + $0.value.bytesPreloaded > $1.value.bytesServed + $1.value.bytesPreloaded }
-        print(Output.table(header: ["resource", "hit ratio", "served", "from origin", "preloaded", "played"], rows: resources.map { key, stats in
-            [key, stats.hitRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "-", Output.bytes(stats.bytesServed),
-             Output.bytes(stats.bytesFromOrigin), Output.bytes(stats.bytesPreloaded), Output.bytes(stats.bytesPreloadedPlayed)]
-        }))
+        let resources = report.resources.sorted {
+            $0.value.bytesServed + $0.value.bytesPreloaded > $1.value.bytesServed + $1.value.bytesPreloaded
+        }
+        print(
+            Output.table(
+                header: ["resource", "hit ratio", "served", "from origin", "preloaded", "played"],
+                rows: resources.map { key, stats in
+                    [
+                        key, stats.hitRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "-", Output.bytes(stats.bytesServed),
+                        Output.bytes(stats.bytesFromOrigin), Output.bytes(stats.bytesPreloaded), Output.bytes(stats.bytesPreloadedPlayed),
+                    ]
+                }))
     }
 }

@@ -37,9 +37,10 @@ struct URLCommand: ParsableCommand {
 
     func run() throws {
         let running = ServerAnnouncement.read(in: cache.directory)
-        var proxy = running.flatMap { announcement in
-            announcement.url.host.map { ProxyURL(host: $0, port: announcement.url.port ?? 80, token: announcement.token) }
-        } ?? ProxyURL(host: "127.0.0.1", port: 8080)
+        var proxy =
+            running.flatMap { announcement in
+                announcement.url.host.map { ProxyURL(host: $0, port: announcement.url.port ?? 80, token: announcement.token) }
+            } ?? ProxyURL(host: "127.0.0.1", port: 8080)
         if let host { proxy.host = host }
         if let port { proxy.port = port }
         if let token { proxy.token = token }

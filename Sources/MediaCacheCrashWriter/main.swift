@@ -13,7 +13,8 @@ import MediaCacheTesting
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count), let seed = UInt64(arguments[2]),
-      arguments.count == 3 || arguments[3] == "uncommitted" else {
+    arguments.count == 3 || arguments[3] == "uncommitted"
+else {
     FileHandle.standardError.write(Data("usage: MediaCacheCrashWriter CACHE_DIR SEED [uncommitted]\n".utf8))
     exit(64)
 }

@@ -57,7 +57,9 @@ enum PlaylistFuzzing {
             let reparsed = try Playlist(parsing: text)
             guard reparsed == playlist else {
                 let first = zip(reparsed.lines, playlist.lines).first { $0 != $1 }
-                return FuzzFailure("the \(stage) playlist's text parses differently: \(first.map { "\($0.1) became \($0.0)" } ?? "\(playlist.lines.count) lines became \(reparsed.lines.count)")")
+                return FuzzFailure(
+                    "the \(stage) playlist's text parses differently: \(first.map { "\($0.1) became \($0.0)" } ?? "\(playlist.lines.count) lines became \(reparsed.lines.count)")"
+                )
             }
             return nil
         } catch {

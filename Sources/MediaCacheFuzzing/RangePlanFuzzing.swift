@@ -29,8 +29,9 @@ enum RangePlanFuzzing {
             }
             let last = bytes.end.map { $0 - 1 } ?? total - 1
             guard last < total, last >= bytes.offset,
-                  plan.contentLength == last - bytes.offset + 1,
-                  plan.contentRange == "bytes \(bytes.offset)-\(last)/\(total)" else {
+                plan.contentLength == last - bytes.offset + 1,
+                plan.contentRange == "bytes \(bytes.offset)-\(last)/\(total)"
+            else {
                 return FuzzFailure("\(described): 206 that does not say its bytes: \(plan)")
             }
         case 416:

@@ -67,12 +67,16 @@ public final class HTTPOrigin: MediaOrigin {
     }
 
     /// Creates an origin whose requests are spans of `tracer`, none when it is `nil`.
-    init(configuration: Configuration, tracer: (any Tracer)?,
-         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
-        client = OriginClient(configuration: .init(connectTimeout: .init(configuration.connectTimeout),
-                                                   readTimeout: .init(configuration.readTimeout),
-                                                   trustedCertificateFiles: configuration.trustedCertificateFiles),
-                              group: eventLoopGroup)
+    init(
+        configuration: Configuration, tracer: (any Tracer)?,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        client = OriginClient(
+            configuration: .init(
+                connectTimeout: .init(configuration.connectTimeout),
+                readTimeout: .init(configuration.readTimeout),
+                trustedCertificateFiles: configuration.trustedCertificateFiles),
+            group: eventLoopGroup)
         headers = HTTPHeaders(configuration.headers)
         serverHeaders = configuration.serverHeaders
         maximumRedirects = configuration.maximumRedirects
@@ -103,8 +107,9 @@ public final class HTTPOrigin: MediaOrigin {
         let span = tracer.map { OriginSpan(tracer: $0, method: method, url: request.url, headers: &headers) }
         var ended: (@Sendable (OriginTransfer.Head?, (any Error)?) -> Void)?
         if let span { ended = { span.end(head: $0, failure: $1) } }
-        let transfer = OriginTransfer(OriginClient.Request(url: request.url, method: method, headers: headers), on: client,
-                                      maximumRedirects: maximumRedirects, limit: Self.readAheadLimit, ended: ended)
+        let transfer = OriginTransfer(
+            OriginClient.Request(url: request.url, method: method, headers: headers), on: client,
+            maximumRedirects: maximumRedirects, limit: Self.readAheadLimit, ended: ended)
         let head: OriginTransfer.Head
         do {
             head = try await transfer.head()
@@ -116,13 +121,15 @@ public final class HTTPOrigin: MediaOrigin {
         if head.url.absoluteString != request.url.absoluteString { info.finalURL = head.url }
         guard request.method == .get, kind != .notModified else { return OriginResponse(kind: kind, info: info, body: .empty) }
         let url = request.url
-        return OriginResponse(kind: kind, info: info, body: OriginBody {
-            do {
-                return try await transfer.next()
-            } catch {
-                throw OriginError.transport(TransportFailure.reason(error, url: url), url: url)
-            }
-        })
+        return OriginResponse(
+            kind: kind, info: info,
+            body: OriginBody {
+                do {
+                    return try await transfer.next()
+                } catch {
+                    throw OriginError.transport(TransportFailure.reason(error, url: url), url: url)
+                }
+            })
     }
 }
 

@@ -62,8 +62,10 @@ extension OriginTransfer {
         private let ended: (@Sendable (Head?, (any Error)?) -> Void)?
         private let state: Locked<State>
 
-        init(request: OriginClient.Request, client: OriginClient, maximumRedirects: Int, limit: Int,
-             ended: (@Sendable (Head?, (any Error)?) -> Void)?) {
+        init(
+            request: OriginClient.Request, client: OriginClient, maximumRedirects: Int, limit: Int,
+            ended: (@Sendable (Head?, (any Error)?) -> Void)?
+        ) {
             self.client = client
             self.maximumRedirects = maximumRedirects
             self.limit = limit
@@ -213,7 +215,7 @@ extension OriginTransfer {
                 case (.success, .failure(let refusal)?):
                     return .finish(.failure(refusal))
                 case (.failure(let error as OriginClientError), nil)
-                    where error == .closedBeforeAnswer(reused: true) && !state.isRetried:
+                where error == .closedBeforeAnswer(reused: true) && !state.isRetried:
                     state.isRetried = true
                     return .retry
                 default:
@@ -235,8 +237,9 @@ extension OriginTransfer {
         /// ends with `result` after its queued bytes. Returns whether this call ended it.
         @discardableResult
         private func finish(_ result: Result<Void, any Error>) -> Bool {
-            let ended = state.withLock { state
-                -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<Void, Never>?, Result<Head, any Error>?)? in
+            let ended = state.withLock {
+                state
+                    -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<Void, Never>?, Result<Head, any Error>?)? in
                 guard state.end == nil else { return nil }
                 state.end = result
                 var waiter: CheckedContinuation<Head, any Error>?

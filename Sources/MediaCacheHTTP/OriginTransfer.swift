@@ -43,8 +43,10 @@ final class OriginTransfer: Sendable {
 
     /// Starts `request` on `client`; `ended` is called once, when the transfer ends, with the
     /// final response's head if one came and the failure if it failed.
-    init(_ request: OriginClient.Request, on client: OriginClient, maximumRedirects: Int, limit: Int,
-         ended: (@Sendable (Head?, (any Error)?) -> Void)? = nil) {
+    init(
+        _ request: OriginClient.Request, on client: OriginClient, maximumRedirects: Int, limit: Int,
+        ended: (@Sendable (Head?, (any Error)?) -> Void)? = nil
+    ) {
         exchange = Exchange(request: request, client: client, maximumRedirects: maximumRedirects, limit: limit, ended: ended)
         exchange.send()
     }

@@ -41,8 +41,10 @@ struct ColdStart {
     /// - Throws: the read's failure when the origin's answer left nothing recorded (a `404`,
     ///   an unreachable host, a full disk: ``MediaStoreError/diskFull(key:underlying:)``), so
     ///   that the caller answers with it instead of asking again.
-    static func start(_ request: ByteRequest, of origin: URL, loader: MediaLoader,
-                      connectionClosed: EventLoopFuture<Void>) async throws(LoaderError) -> (ColdStart, ResourceRecord) {
+    static func start(
+        _ request: ByteRequest, of origin: URL, loader: MediaLoader,
+        connectionClosed: EventLoopFuture<Void>
+    ) async throws(LoaderError) -> (ColdStart, ResourceRecord) {
         let read = loader.read(origin, request).makeAsyncIterator()
         connectionClosed.whenComplete { _ in read.cancel() }
         do {

@@ -16,9 +16,10 @@ struct PlaylistRoute {
         tokenPrefix = token.map { "/t/\($0)" } ?? ""
         let text = playlist.absoluteString
         guard let scheme = text.range(of: "://"),
-              let root = text[scheme.upperBound...].firstIndex(of: "/"),
-              let rootURL = URL(string: String(text[..<root]) + "/"),
-              let rootPath = ProxyURL.path(for: rootURL) else {
+            let root = text[scheme.upperBound...].firstIndex(of: "/"),
+            let rootURL = URL(string: String(text[..<root]) + "/"),
+            let rootPath = ProxyURL.path(for: rootURL)
+        else {
             origin = nil
             proxiedOrigin = nil
             return

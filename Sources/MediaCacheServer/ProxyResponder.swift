@@ -40,8 +40,9 @@ struct ProxyResponder: Sendable {
                 throw error
             }
             let isPlaylist = (try? await PlaylistDetection.isPlaylist(origin, info: record.contentInfo, loader: loader)) ?? false
-            let decided = ResourceAnswer.answer(for: record, isPlaylist: isPlaylist, method: request.method,
-                                                range: request.headers[.range], ifRange: request.headers[.ifRange])
+            let decided = ResourceAnswer.answer(
+                for: record, isPlaylist: isPlaylist, method: request.method,
+                range: request.headers[.range], ifRange: request.headers[.ifRange])
             switch decided {
             case .hit(_, let plan, _), .stream(_, let plan):
                 return respond(to: request, origin: origin, record: record, plan: plan, cold: cold, context: context)
@@ -54,8 +55,10 @@ struct ProxyResponder: Sendable {
 
     /// The bytes `plan` names of the resource `record` describes, from `cold`'s read when it
     /// delivers them, otherwise from a read of their own.
-    private func respond(to request: Request, origin: URL, record: ResourceRecord, plan: RangeResponsePlan, cold: ColdStart?,
-                         context: ProxyRequestContext) -> Response {
+    private func respond(
+        to request: Request, origin: URL, record: ResourceRecord, plan: RangeResponsePlan, cold: ColdStart?,
+        context: ProxyRequestContext
+    ) -> Response {
         let headers = Self.headers(for: record.contentInfo, plan: plan)
         let status = HTTPResponse.Status(code: plan.status)
         guard request.method == .get, let bytes = plan.bytes else {
@@ -74,50 +77,52 @@ struct ProxyResponder: Sendable {
         let relay = UncachedRelay(origin: loader.origin, url: origin, tally: tally)
         let validator = record.contentInfo.ifRangeValidator
         let firstSpan = Self.firstFileSpan(of: bytes, cached: record.available, totalLength: record.contentInfo.totalLength)
-        return Response(status: status, headers: headers, body: ResponseBody { writer in
-            // A client that goes away stops the read at once, even while it waits for the
-            // network: nothing is fetched for a player that left.
-            var chunks = read
-            connectionClosed.whenComplete { _ in read.cancel() }
-            // A failure mid-body ends the connection: the client sees a short response, never
-            // wrong bytes. Cached bytes leave as spans of the data file where the connection
-            // sends files. Bytes the store cannot keep (a full disk, a miss's resource the index
-            // could not create after its head had left) come from the origin uncached.
-            var position = bytes.offset
-            do {
-                // The head leaves with the first part when the cache holds it (one write); when
-                // that part comes from the origin, it leaves at once, before the body arrives.
-                if !record.available.contains(bytes.offset) { try await writer.write(ByteBuffer()) }
-                var spanLimit = firstSpan
-                var next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
-                while let part = next {
-                    position += part.count
-                    switch part {
-                    case .bytes(let chunk):
-                        tally.add(part)
-                        try await writer.write(ByteBuffer(bytes: chunk.bytes))
-                    case .file(let chunk):
-                        let source = chunk.source
-                        try await FileSpans.write(chunk.reportingSent { tally.add($0.length, from: source) }, to: &writer)
-                        spanLimit = min(2 * spanLimit, Self.largestFileSpan)
-                    }
-                    next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
-                }
-            } catch LoaderError.store(let failure) {
-                read.cancel()
-                tally.note("\(LoaderError.store(failure)); the rest from byte \(position) came from the origin without caching")
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody { writer in
+                // A client that goes away stops the read at once, even while it waits for the
+                // network: nothing is fetched for a player that left.
+                var chunks = read
+                connectionClosed.whenComplete { _ in read.cancel() }
+                // A failure mid-body ends the connection: the client sees a short response, never
+                // wrong bytes. Cached bytes leave as spans of the data file where the connection
+                // sends files. Bytes the store cannot keep (a full disk, a miss's resource the index
+                // could not create after its head had left) come from the origin uncached.
+                var position = bytes.offset
                 do {
-                    try await relay.continueBody(from: position, to: bytes.end, validator: validator, into: &writer)
+                    // The head leaves with the first part when the cache holds it (one write); when
+                    // that part comes from the origin, it leaves at once, before the body arrives.
+                    if !record.available.contains(bytes.offset) { try await writer.write(ByteBuffer()) }
+                    var spanLimit = firstSpan
+                    var next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
+                    while let part = next {
+                        position += part.count
+                        switch part {
+                        case .bytes(let chunk):
+                            tally.add(part)
+                            try await writer.write(ByteBuffer(bytes: chunk.bytes))
+                        case .file(let chunk):
+                            let source = chunk.source
+                            try await FileSpans.write(chunk.reportingSent { tally.add($0.length, from: source) }, to: &writer)
+                            spanLimit = min(2 * spanLimit, Self.largestFileSpan)
+                        }
+                        next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
+                    }
+                } catch LoaderError.store(let failure) {
+                    read.cancel()
+                    tally.note("\(LoaderError.store(failure)); the rest from byte \(position) came from the origin without caching")
+                    do {
+                        try await relay.continueBody(from: position, to: bytes.end, validator: validator, into: &writer)
+                    } catch let error as LoaderError {
+                        tally.fail("\(error)")
+                        throw error
+                    }
                 } catch let error as LoaderError {
                     tally.fail("\(error)")
                     throw error
                 }
-            } catch let error as LoaderError {
-                tally.fail("\(error)")
-                throw error
-            }
-            try await writer.finish(nil)
-        })
+                try await writer.finish(nil)
+            })
     }
 
     /// The most cached bytes the first file span of a response sends; each further span may
@@ -138,23 +143,28 @@ struct ProxyResponder: Sendable {
     /// task instead of one per span.
     static func firstFileSpan(of bytes: ByteRequest, cached available: ByteRangeSet, totalLength: Int64?) -> Int64 {
         guard let end = [bytes.end, totalLength].compactMap({ $0 }).min(), end > bytes.offset,
-              available.contains(ByteRange(bytes.offset, end)) else { return firstFileSpan }
+            available.contains(ByteRange(bytes.offset, end))
+        else { return firstFileSpan }
         return end - bytes.offset
     }
 
     /// The resource's record, which the store did not hold or held as `known`: for a `GET` of a
     /// resource nothing is known of, the one its read's answer brings (see ``ColdStart``), with
     /// that read; otherwise the one a probe brings.
-    private func record(of origin: URL, known: ResourceRecord?, for request: Request, context: ProxyRequestContext)
+    private func record(
+        of origin: URL, known: ResourceRecord?, for request: Request, context: ProxyRequestContext
+    )
         async throws(LoaderError) -> (ResourceRecord, ColdStart?)
     {
         if let known { return (known, nil) }
         guard request.method == .get,
-              let coldRequest = ColdStart.request(range: request.headers[.range], ifRange: request.headers[.ifRange]) else {
+            let coldRequest = ColdStart.request(range: request.headers[.range], ifRange: request.headers[.ifRange])
+        else {
             return (try await loader.contentRecord(for: origin), nil)
         }
-        let (cold, record) = try await ColdStart.start(coldRequest, of: origin, loader: loader,
-                                                       connectionClosed: context.connectionClosed)
+        let (cold, record) = try await ColdStart.start(
+            coldRequest, of: origin, loader: loader,
+            connectionClosed: context.connectionClosed)
         return (record, cold)
     }
 

@@ -79,8 +79,10 @@ public struct ProxyServer: Sendable {
 
     /// The HTTP server: Hummingbird's router behind the proxy's own listener and connections
     /// (see ``ProxyListener``, ``ProxyChannel``).
-    private func application(downloads: DownloadManager, accessLog: ExtendedLogFile?, errors: ExtendedLogFile?,
-                             onListening: @escaping @Sendable (Int) async -> Void) -> any Service {
+    private func application(
+        downloads: DownloadManager, accessLog: ExtendedLogFile?, errors: ExtendedLogFile?,
+        onListening: @escaping @Sendable (Int) async -> Void
+    ) -> any Service {
         let router = Router(context: ProxyRequestContext.self)
         ProxyAPI(engine: engine, downloads: downloads, configuration: configuration).register(on: router)
         let proxy = ProxyResponder(playlists: engine.playlists, token: configuration.token)
@@ -91,17 +93,20 @@ public struct ProxyServer: Sendable {
         decoder.maxHeaderFieldSize = 4 * limits.maxHeaderListSize
         decoder.maxHeaderListSize = 4 * limits.maxHeaderListSize
         decoder.maxHeaderFieldCount = 4 * limits.maxHeaderFieldCount
-        let rules = ProxyRules(access: ProxyAccess(token: configuration.token, limits: limits), allowedHosts: configuration.allowedHosts,
-                               targets: ProxyTargets(), hasMetrics: configuration.metrics != nil, cors: configuration.cors)
+        let rules = ProxyRules(
+            access: ProxyAccess(token: configuration.token, limits: limits), allowedHosts: configuration.allowedHosts,
+            targets: ProxyTargets(), hasMetrics: configuration.metrics != nil, cors: configuration.cors)
         let log = ProxyLog(access: accessLog, errors: errors)
         let responder = LoggingResponder(log: log, inner: DecisionResponder(proxy: proxy, routes: router.buildResponder()))
-        let connections = ProxyChannel(responder: responder, rules: rules, loader: loader, log: log,
-                                       decoderLimits: decoder, serverName: "mediacache", maxRequestBody: limits.maxRequestBody,
-                                       timeouts: .init(idle: limits.idleTimeout, request: limits.requestTimeout, send: limits.sendTimeout),
-                                       slots: ConnectionSlots(limit: limits.maxConnections))
-        return ProxyListener(connections: connections, host: configuration.host, port: configuration.port,
-                             eventLoopGroup: Self.connectionLoops, onListening: onListening,
-                             logger: Logger(label: "mediacache.server"))
+        let connections = ProxyChannel(
+            responder: responder, rules: rules, loader: loader, log: log,
+            decoderLimits: decoder, serverName: "mediacache", maxRequestBody: limits.maxRequestBody,
+            timeouts: .init(idle: limits.idleTimeout, request: limits.requestTimeout, send: limits.sendTimeout),
+            slots: ConnectionSlots(limit: limits.maxConnections))
+        return ProxyListener(
+            connections: connections, host: configuration.host, port: configuration.port,
+            eventLoopGroup: Self.connectionLoops, onListening: onListening,
+            logger: Logger(label: "mediacache.server"))
     }
 
     /// The event loops of the proxies' client connections, on which each request's task runs
@@ -131,8 +136,9 @@ public enum ProxyServerError: Error, Hashable, CustomStringConvertible {
     static func make(_ error: any Error, configuration: ProxyServer.Configuration) -> any Error {
         guard let failure = error as? NIOCore.IOError else { return error }
         if failure.errnoCode == EADDRINUSE { return ProxyServerError.portInUse(host: configuration.host, port: configuration.port) }
-        return ProxyServerError.cannotListen(host: configuration.host, port: configuration.port,
-                                             reason: String(cString: strerror(failure.errnoCode)))
+        return ProxyServerError.cannotListen(
+            host: configuration.host, port: configuration.port,
+            reason: String(cString: strerror(failure.errnoCode)))
     }
 
     public var description: String {

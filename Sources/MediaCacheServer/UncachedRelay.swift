@@ -23,8 +23,9 @@ struct UncachedRelay: Sendable {
     /// to the error log.
     func respond(to request: Request, because failure: LoaderError) async throws(LoaderError) -> Response {
         tally.note("\(failure); answered from the origin without caching")
-        var asked = OriginRequest(url: url, method: request.method == .head ? .head : .get,
-                                  ifRange: request.headers[.ifRange])
+        var asked = OriginRequest(
+            url: url, method: request.method == .head ? .head : .get,
+            ifRange: request.headers[.ifRange])
         // A suffix range needs the length first; the whole body (200) answers it too.
         if let range = request.headers[.range], case .from(let first, let last)? = RangeResponsePlan.parse(range) {
             asked.bytes = ByteRequest(offset: first, end: last.map { $0 + 1 })
@@ -55,10 +56,12 @@ struct UncachedRelay: Sendable {
         if let limit { headers[.contentLength] = "\(limit)" }
         guard request.method == .get else { return Response(status: status, headers: headers, body: ResponseBody()) }
         let body = OneTaskBody(response.body)
-        return Response(status: status, headers: headers, body: ResponseBody { [limit] writer in
-            try await send(body.body, to: limit, into: &writer)
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody { [limit] writer in
+                try await send(body.body, to: limit, into: &writer)
+                try await writer.finish(nil)
+            })
     }
 
     /// Sends the bytes of the resource from `position` to `end` (its end when `nil`) from the
@@ -69,8 +72,10 @@ struct UncachedRelay: Sendable {
     /// - Throws: ``LoaderError/origin(_:)`` when the origin answers with other bytes (the
     ///   resource changed, or a whole body came to a request past byte 0):
     ///   the client gets a short response, never bytes of two versions.
-    func continueBody(from position: Int64, to end: Int64?, validator: String?,
-                      into writer: inout some ResponseBodyWriter) async throws {
+    func continueBody(
+        from position: Int64, to end: Int64?, validator: String?,
+        into writer: inout some ResponseBodyWriter
+    ) async throws {
         if let end, position >= end { return }
         let response: OriginResponse
         do {

@@ -45,8 +45,10 @@ package final class ChildProcess: @unchecked Sendable {
     /// ``readAvailable()`` with `capturingOutput`, its standard error with `capturingErrors`
     /// (both in one stream when both are given), else each is discarded. `environment`
     /// replaces the variables named in it.
-    package static func spawn(path: String, _ arguments: [String], environment: [String: String] = [:],
-                             capturingOutput: Bool, capturingErrors: Bool = false) throws -> ChildProcess {
+    package static func spawn(
+        path: String, _ arguments: [String], environment: [String: String] = [:],
+        capturingOutput: Bool, capturingErrors: Bool = false
+    ) throws -> ChildProcess {
         let output = capturingOutput || capturingErrors ? try OutputPipe() : nil
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -64,8 +66,12 @@ package final class ChildProcess: @unchecked Sendable {
         let spawned = CommandRun.spawn(&pid, path, arguments, actions: &actions, environment: variables)
         output?.closeWrite()
         guard spawned == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: path,
-                                                        NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)])
+            throw CocoaError(
+                .executableLoad,
+                userInfo: [
+                    NSFilePathErrorKey: path,
+                    NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO),
+                ])
         }
         return ChildProcess(pid: pid, output: output)
     }

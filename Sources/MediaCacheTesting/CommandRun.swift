@@ -57,8 +57,12 @@ package struct CommandRun: Sendable {
         output.closeWrite()
         errors.closeWrite()
         guard spawned == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: path,
-                                                        NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)])
+            throw CocoaError(
+                .executableLoad,
+                userInfo: [
+                    NSFilePathErrorKey: path,
+                    NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO),
+                ])
         }
         let (out, err) = OutputPipe.readBoth(output, errors)
         let exit = waitForExit(of: pid)
@@ -80,8 +84,10 @@ package struct CommandRun: Sendable {
     /// and a child that inherits one keeps it open after its owner closes it; a client then
     /// waits for a connection's end, or a reader for a pipe's, until that child exits.
     /// `actions` must set up descriptors 0, 1 and 2.
-    static func spawn(_ pid: inout pid_t, _ path: String, _ arguments: [String],
-                      actions: inout posix_spawn_file_actions_t, environment: [String]) -> Int32 {
+    static func spawn(
+        _ pid: inout pid_t, _ path: String, _ arguments: [String],
+        actions: inout posix_spawn_file_actions_t, environment: [String]
+    ) -> Int32 {
         #if canImport(Darwin)
         var attributes = posix_spawnattr_t(nil as OpaquePointer?)
         posix_spawnattr_init(&attributes)
@@ -138,8 +144,10 @@ final class OutputPipe {
     /// Everything both pipes deliver until each ends, read as it comes so that neither fills.
     static func readBoth(_ first: OutputPipe, _ second: OutputPipe) -> (Data, Data) {
         var data = [Data(), Data()]
-        var descriptors = [pollfd(fd: first.readEnd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: second.readEnd, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: first.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: second.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while descriptors.contains(where: { $0.fd >= 0 }) {
             guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 || errno == EINTR else { break }

@@ -61,8 +61,9 @@ package enum CrashWorkload {
             }
             for range in record.available.ranges {
                 let stored = try store.read(range, from: record.key)
-                let expected = TestPattern.data(offset: range.lowerBound, length: Int(range.length),
-                                                seed: seed(name, version: version))
+                let expected = TestPattern.data(
+                    offset: range.lowerBound, length: Int(range.length),
+                    seed: seed(name, version: version))
                 if stored != expected { result.mismatches.append("\(name) v\(version) \(range)") }
                 result.verifiedBytes += range.length
             }

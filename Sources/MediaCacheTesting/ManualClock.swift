@@ -49,8 +49,10 @@ public final class ManualClock: MediaCacheClock {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                    state.sleepers.append(Sleeper(id: id, deadline: state.now.addingTimeInterval(duration.timeInterval),
-                                                  continuation: continuation))
+                    state.sleepers.append(
+                        Sleeper(
+                            id: id, deadline: state.now.addingTimeInterval(duration.timeInterval),
+                            continuation: continuation))
                     return Self.takeSatisfiedWaiters(&state)
                 }
                 ready.forEach { $0.resume() }

@@ -39,11 +39,13 @@ public final class MemoryOrigin: MediaOrigin, ScriptedOrigin {
             guard url.absoluteString.hasPrefix(root), target.hasPrefix("/") else {
                 throw OriginError.transport("\(url) is not on \(root)", url: url)
             }
-            let reply = script.reply(method: request.method == .head ? "HEAD" : "GET", uri: String(target),
-                                     headers: Self.headers(of: request), root: root)
+            let reply = script.reply(
+                method: request.method == .head ? "HEAD" : "GET", uri: String(target),
+                headers: Self.headers(of: request), root: root)
             if [301, 302, 303, 307, 308].contains(reply.status),
-               let location = reply.headers.first(where: { $0.0.caseInsensitiveCompare("Location") == .orderedSame })?.1,
-               let next = URL(string: location, relativeTo: url)?.absoluteURL {
+                let location = reply.headers.first(where: { $0.0.caseInsensitiveCompare("Location") == .orderedSame })?.1,
+                let next = URL(string: location, relativeTo: url)?.absoluteURL
+            {
                 url = next
                 continue
             }
@@ -62,14 +64,18 @@ public final class MemoryOrigin: MediaOrigin, ScriptedOrigin {
 
     /// The header fields `request` sends.
     private static func headers(of request: OriginRequest) -> [(String, String)] {
-        [("Range", request.rangeHeader), ("If-Range", request.ifRange), ("If-None-Match", request.ifNoneMatch),
-         ("If-Modified-Since", request.ifModifiedSince)].compactMap { name, value in value.map { (name, $0) } }
+        [
+            ("Range", request.rangeHeader), ("If-Range", request.ifRange), ("If-None-Match", request.ifNoneMatch),
+            ("If-Modified-Since", request.ifModifiedSince),
+        ].compactMap { name, value in value.map { (name, $0) } }
     }
 
     /// The bytes of `range` in pieces, throttled, held or cut short as `misbehavior` says, each
     /// counted as sent when handed over.
-    private func makeBody(_ content: TestOrigin.Content, range: Range<Int64>, misbehavior: TestOrigin.Misbehavior, path: String,
-                      url: URL) -> OriginBody {
+    private func makeBody(
+        _ content: TestOrigin.Content, range: Range<Int64>, misbehavior: TestOrigin.Misbehavior, path: String,
+        url: URL
+    ) -> OriginBody {
         let position = Locked((next: range.lowerBound, sent: Int64(0), released: !misbehavior.holdsBodies))
         return OriginBody { [script] in
             if !position.withLock(\.released) {

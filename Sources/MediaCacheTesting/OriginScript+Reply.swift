@@ -18,8 +18,10 @@ extension OriginScript {
         let header = { (name: String) in headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1 }
         let (reply, met) = state.withLock { state in
             let sent = Dictionary(headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { first, _ in first })
-            state.requests.append(Request(method: method, path: path, range: header("Range"), ifRange: header("If-Range"),
-                                          ifNoneMatch: header("If-None-Match"), headers: sent))
+            state.requests.append(
+                Request(
+                    method: method, path: path, range: header("Range"), ifRange: header("If-Range"),
+                    ifNoneMatch: header("If-None-Match"), headers: sent))
             return (answer(method, path: path, header: header, root: root, state: &state), state.metWaiters())
         }
         for waiter in met { waiter.continuation.resume() }
@@ -35,10 +37,11 @@ extension OriginScript {
             return Reply(status: 401, headers: [("WWW-Authenticate", "Bearer")])
         }
         let misbehavior = state.misbehaviors[path] ?? Misbehavior()
-        var reply = Self.plan(method: method, rangeHeader: header("Range"), ifRange: header("If-Range"),
-                              conditions: (header("If-None-Match"), header("If-Modified-Since")),
-                              content: state.contents[path], misbehavior: misbehavior,
-                              failuresServed: state.failuresServed[path, default: 0])
+        var reply = Self.plan(
+            method: method, rangeHeader: header("Range"), ifRange: header("If-Range"),
+            conditions: (header("If-None-Match"), header("If-Modified-Since")),
+            content: state.contents[path], misbehavior: misbehavior,
+            failuresServed: state.failuresServed[path, default: 0])
         if reply.status == 503 { state.failuresServed[path, default: 0] += 1 }
         reply.misbehavior = misbehavior
         if misbehavior.lowercasesHeaders { reply.headers = reply.headers.map { ($0.0.lowercased(), $0.1) } }
@@ -55,7 +58,8 @@ extension OriginScript {
         guard method == "GET" || method == "HEAD" else { return Reply(status: 405) }
         var headers = [("Content-Type", content.mimeType), ("ETag", content.etag), ("Last-Modified", content.lastModified)]
         // RFC 9110 §13.2.2: If-None-Match decides when present, else If-Modified-Since.
-        let unchanged = conditions.ifNoneMatch.map { $0 == content.etag }
+        let unchanged =
+            conditions.ifNoneMatch.map { $0 == content.etag }
             ?? conditions.ifModifiedSince.map { $0 == content.lastModified } ?? false
         if unchanged { return Reply(status: 304, headers: headers) }
         if !misbehavior.omitsAcceptRanges { headers.append(("Accept-Ranges", "bytes")) }

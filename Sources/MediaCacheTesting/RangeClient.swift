@@ -119,8 +119,10 @@ public struct RangeClient: Sendable {
 
     private static func endOfHead(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count where bytes[index - 3] == 13 && bytes[index - 2] == 10
-            && bytes[index - 1] == 13 && bytes[index] == 10 {
+        for index in 3..<bytes.count
+        where bytes[index - 3] == 13 && bytes[index - 2] == 10
+            && bytes[index - 1] == 13 && bytes[index] == 10
+        {
             return index + 1
         }
         return nil

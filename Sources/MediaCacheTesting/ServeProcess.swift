@@ -18,10 +18,13 @@ package struct ServeProcess: Sendable {
 
     /// Starts `executable serve --port 0 --cache-dir cacheDirectory arguments…` and waits until
     /// it prints its status page URL; `environment` replaces the variables named in it.
-    package static func start(_ executable: URL, cacheDirectory: String, _ arguments: [String] = [],
-                             environment: [String: String] = [:]) throws -> ServeProcess {
-        let process = try ChildProcess.spawn(path: executable.path, ["serve", "--port", "0", "--cache-dir", cacheDirectory] + arguments,
-                                             environment: environment, capturingOutput: true)
+    package static func start(
+        _ executable: URL, cacheDirectory: String, _ arguments: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> ServeProcess {
+        let process = try ChildProcess.spawn(
+            path: executable.path, ["serve", "--port", "0", "--cache-dir", cacheDirectory] + arguments,
+            environment: environment, capturingOutput: true)
         var banner = ""
         while !banner.contains("status page") {
             let chunk = process.readAvailable()

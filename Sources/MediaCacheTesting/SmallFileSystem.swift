@@ -50,8 +50,9 @@ package struct SmallFileSystem: Sendable {
 
     /// Writes a filler file until at most `free` bytes are left.
     package func fill(leaving free: Int64) throws {
-        guard let handle = FileHandle(forWritingAtPath: fillerPath)
-            ?? (FileManager.default.createFile(atPath: fillerPath, contents: nil) ? FileHandle(forWritingAtPath: fillerPath) : nil)
+        guard
+            let handle = FileHandle(forWritingAtPath: fillerPath)
+                ?? (FileManager.default.createFile(atPath: fillerPath, contents: nil) ? FileHandle(forWritingAtPath: fillerPath) : nil)
         else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: fillerPath]) }
         defer { try? handle.close() }
         try handle.seekToEnd()

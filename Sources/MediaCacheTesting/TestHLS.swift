@@ -86,7 +86,9 @@ public struct TestHLS: Sendable {
         if let baseURL { hls += ["-hls_base_url", baseURL.absoluteString] }
         switch shape {
         case .ts:
-            return video + tone + codecs + ["-shortest"] + hls + ["-hls_segment_filename", folder + "/segment%d.ts", folder + "/index.m3u8"]
+            return video + tone + codecs + ["-shortest"] + hls + [
+                "-hls_segment_filename", folder + "/segment%d.ts", folder + "/index.m3u8",
+            ]
         case .fmp4:
             return video + tone + codecs + ["-shortest"] + hls
                 + ["-hls_segment_type", "fmp4", "-hls_segment_filename", folder + "/segment%d.m4s", folder + "/index.m3u8"]
@@ -106,9 +108,11 @@ public struct TestHLS: Sendable {
             let second = ["-f", "lavfi", "-i", "sine=frequency=660:duration=\(seconds)"]
             return video + tone + second + ["-i", folder + "/subtitles.srt"]
                 + ["-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s"] + codecs + ["-c:s", "webvtt"] + hls
-                + ["-master_pl_name", "master.m3u8",
-                   "-var_stream_map", "v:0,s:0,agroup:aud,sgroup:subs a:0,agroup:aud,language:en,default:yes a:1,agroup:aud,language:de",
-                   "-hls_segment_filename", folder + "/v%v/segment%d.ts", folder + "/v%v/index.m3u8"]
+                + [
+                    "-master_pl_name", "master.m3u8",
+                    "-var_stream_map", "v:0,s:0,agroup:aud,sgroup:subs a:0,agroup:aud,language:en,default:yes a:1,agroup:aud,language:de",
+                    "-hls_segment_filename", folder + "/v%v/segment%d.ts", folder + "/v%v/index.m3u8",
+                ]
         }
     }
 }

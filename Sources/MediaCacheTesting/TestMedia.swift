@@ -33,22 +33,25 @@ public struct TestMedia: Sendable {
 
     /// MP3 at 128 kbit/s, with an Info tag unless `tagged` is false.
     public static func constantBitrateMP3(seconds: Int, tagged: Bool = true) -> TestMedia {
-        TestMedia(name: tagged ? "cbr.mp3" : "cbr-untagged.mp3", mimeType: "audio/mpeg",
-                  arguments: tone(seconds) + ["-c:a", "libmp3lame", "-b:a", "128k"] + (tagged ? [] : ["-write_xing", "0"]))
+        TestMedia(
+            name: tagged ? "cbr.mp3" : "cbr-untagged.mp3", mimeType: "audio/mpeg",
+            arguments: tone(seconds) + ["-c:a", "libmp3lame", "-b:a", "128k"] + (tagged ? [] : ["-write_xing", "0"]))
     }
 
     /// MP3 at a variable bitrate, with a Xing tag and its seek table, after an ID3v2 tag.
     public static func variableBitrateMP3(seconds: Int) -> TestMedia {
-        TestMedia(name: "vbr.mp3", mimeType: "audio/mpeg",
-                  arguments: ["-f", "lavfi", "-i", "anoisesrc=duration=\(seconds):color=pink:amplitude=0.3"]
-                      + ["-c:a", "libmp3lame", "-q:a", "2", "-metadata", "title=Test tone", "-id3v2_version", "3"])
+        TestMedia(
+            name: "vbr.mp3", mimeType: "audio/mpeg",
+            arguments: ["-f", "lavfi", "-i", "anoisesrc=duration=\(seconds):color=pink:amplitude=0.3"]
+                + ["-c:a", "libmp3lame", "-q:a", "2", "-metadata", "title=Test tone", "-id3v2_version", "3"])
     }
 
     /// VP8 and Opus in WebM, which browsers play.
     public static func webm(seconds: Int) -> TestMedia {
-        TestMedia(name: "clip.webm", mimeType: "video/webm",
-                  arguments: ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=\(seconds)"]
-                      + tone(seconds) + ["-c:v", "libvpx", "-b:v", "300k", "-c:a", "libopus", "-shortest"])
+        TestMedia(
+            name: "clip.webm", mimeType: "video/webm",
+            arguments: ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=\(seconds)"]
+                + tone(seconds) + ["-c:v", "libvpx", "-b:v", "300k", "-c:a", "libopus", "-shortest"])
     }
 
     private static func video(_ seconds: Int) -> [String] {

@@ -40,8 +40,9 @@ public final class TestOrigin: ScriptedOrigin, Sendable {
 
         /// The given bytes, such as a media file generated for the test.
         public static func data(_ data: Data, mimeType: String = "video/mp4") -> Content {
-            Content(source: .data(data), length: Int64(data.count), etag: "\"d\(data.count)-\(data.hashValue)\"",
-                    mimeType: mimeType)
+            Content(
+                source: .data(data), length: Int64(data.count), etag: "\"d\(data.count)-\(data.hashValue)\"",
+                mimeType: mimeType)
         }
 
         /// The bytes in `range`.

@@ -24,8 +24,9 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            let reply = origin.script.reply(method: head.method.rawValue, uri: head.uri,
-                                            headers: head.headers.map { ($0.name, $0.value) }, root: "http://127.0.0.1:\(origin.port)")
+            let reply = origin.script.reply(
+                method: head.method.rawValue, uri: head.uri,
+                headers: head.headers.map { ($0.name, $0.value) }, root: "http://127.0.0.1:\(origin.port)")
             let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
             if let delay = reply.misbehavior.firstByteDelay {
                 context.eventLoop.assumeIsolated().scheduleTask(in: .init(delay)) {
@@ -49,8 +50,9 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         guard reply.misbehavior.holdsBodies else {
-            pump(body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
-                 misbehavior: reply.misbehavior, path: path, context: context)
+            pump(
+                body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
+                misbehavior: reply.misbehavior, path: path, context: context)
             return
         }
         context.flush()
@@ -58,8 +60,9 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         origin.script.hold(path) {
             bound.eventLoop.execute {
                 let (handler, context) = bound.value
-                handler.pump(body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
-                             misbehavior: reply.misbehavior, path: path, context: context)
+                handler.pump(
+                    body.content, from: body.range.lowerBound, to: body.range.upperBound, sent: 0,
+                    misbehavior: reply.misbehavior, path: path, context: context)
             }
         }
     }
@@ -79,8 +82,9 @@ final class TestOriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bytes = content.bytes(in: position..<(position + count))
         let buffer = context.channel.allocator.buffer(bytes: bytes)
         let next = { [self] in
-            pump(content, from: position + count, to: end, sent: sent + count,
-                 misbehavior: misbehavior, path: path, context: context)
+            pump(
+                content, from: position + count, to: end, sent: sent + count,
+                misbehavior: misbehavior, path: path, context: context)
         }
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).assumeIsolated().whenComplete { result in
             guard case .success = result else { return }

@@ -82,7 +82,8 @@ final class DataTaskStream: Sendable {
     func received(_ response: URLResponse) {
         let waiter = state.withLock { state -> (CheckedContinuation<HTTPURLResponse, any Error>, Result<HTTPURLResponse, any Error>)? in
             guard state.head == nil else { return nil }
-            let head: Result<HTTPURLResponse, any Error> = (response as? HTTPURLResponse).map { .success($0) }
+            let head: Result<HTTPURLResponse, any Error> =
+                (response as? HTTPURLResponse).map { .success($0) }
                 ?? .failure(URLError(.badServerResponse))
             state.head = head
             defer { state.headWaiter = nil }

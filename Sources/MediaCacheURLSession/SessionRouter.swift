@@ -25,8 +25,10 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         streams.withLock { $0[task.taskIdentifier] = stream }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         stream(of: dataTask)?.received(response)
         completionHandler(.allow)
     }
@@ -39,8 +41,10 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         streams.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.completed(error)
     }
 
-    func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    func urlSession(
+        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         #if canImport(FoundationNetworking)
         guard let app else { return completionHandler(.performDefaultHandling, nil) }
         app.urlSession(session, didReceive: challenge, completionHandler: completionHandler)
@@ -52,30 +56,40 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         #endif
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         #if canImport(FoundationNetworking)
         guard let app = app as? any URLSessionTaskDelegate else {
             return urlSession(session, didReceive: challenge, completionHandler: completionHandler)
         }
         app.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
         #else
-        guard (app as? any URLSessionTaskDelegate)?.urlSession?(session, task: task, didReceive: challenge,
-                                                                  completionHandler: completionHandler) != nil else {
+        guard
+            (app as? any URLSessionTaskDelegate)?.urlSession?(
+                session, task: task, didReceive: challenge,
+                completionHandler: completionHandler) != nil
+        else {
             return urlSession(session, didReceive: challenge, completionHandler: completionHandler)
         }
         #endif
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         #if canImport(FoundationNetworking)
         guard let app = app as? any URLSessionTaskDelegate else { return completionHandler(request) }
-        app.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
-                       completionHandler: completionHandler)
+        app.urlSession(
+            session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+            completionHandler: completionHandler)
         #else
-        guard (app as? any URLSessionTaskDelegate)?.urlSession?(session, task: task, willPerformHTTPRedirection: response,
-                                                                  newRequest: request, completionHandler: completionHandler) != nil
+        guard
+            (app as? any URLSessionTaskDelegate)?.urlSession?(
+                session, task: task, willPerformHTTPRedirection: response,
+                newRequest: request, completionHandler: completionHandler) != nil
         else { return completionHandler(request) }
         #endif
     }

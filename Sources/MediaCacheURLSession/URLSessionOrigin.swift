@@ -80,13 +80,15 @@ public final class URLSessionOrigin: MediaOrigin {
         }
         let url = request.url
         let transfer = Transfer(stream)
-        return OriginResponse(kind: kind, info: info, body: OriginBody {
-            do {
-                return try await transfer.stream.next()
-            } catch {
-                throw Self.failure(error, url: url)
-            }
-        })
+        return OriginResponse(
+            kind: kind, info: info,
+            body: OriginBody {
+                do {
+                    return try await transfer.stream.next()
+                } catch {
+                    throw Self.failure(error, url: url)
+                }
+            })
     }
 
     /// A body's transfer, cancelled when the body is dropped before its end (a reader that

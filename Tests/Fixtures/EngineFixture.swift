@@ -103,8 +103,9 @@ package struct EngineFixture {
         case .memory:
             source = MemoryOrigin(script: origin.script, root: "http://127.0.0.1:\(origin.port)")
         }
-        return EngineFixture(origin: origin, directory: directory, source: source,
-                             engine: CacheEngine(owning: store, origin: source, configuration: configuration))
+        return EngineFixture(
+            origin: origin, directory: directory, source: source,
+            engine: CacheEngine(owning: store, origin: source, configuration: configuration))
     }
 
     /// Shuts the engine, the origins and the store down, and removes the directory.
@@ -121,7 +122,8 @@ package struct EngineFixture {
 
     /// Serves `length` pattern bytes at `path` and returns the content.
     @discardableResult
-    package func serve(_ path: String, length: Int64, seed: UInt64 = 7, misbehavior: TestOrigin.Misbehavior = .init()) -> TestOrigin.Content {
+    package func serve(_ path: String, length: Int64, seed: UInt64 = 7, misbehavior: TestOrigin.Misbehavior = .init()) -> TestOrigin.Content
+    {
         let content = TestOrigin.Content.pattern(length: length, seed: seed)
         origin.serve(path, content: content)
         origin.setMisbehavior(misbehavior, for: path)

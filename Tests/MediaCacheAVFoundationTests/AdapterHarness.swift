@@ -26,10 +26,12 @@ struct AdapterHarness {
 
     /// Runs `body` with a cache configured by `configure` (its loader and preload settings are
     /// the engine's), fetching through the `kind` origin, and always shuts everything down.
-    static func run(isolation: isolated (any Actor)? = #isolation,
-                    origin kind: OriginKind = .nio,
-                    configure: (inout PlaybackCache.Configuration) -> Void = { _ in },
-                    _ body: (AdapterHarness) async throws -> Void) async throws {
+    static func run(
+        isolation: isolated (any Actor)? = #isolation,
+        origin kind: OriginKind = .nio,
+        configure: (inout PlaybackCache.Configuration) -> Void = { _ in },
+        _ body: (AdapterHarness) async throws -> Void
+    ) async throws {
         var configuration = PlaybackCache.Configuration()
         configuration.loader.retry = .exponential(attempts: 3, initial: .milliseconds(10), maximum: .milliseconds(50))
         configure(&configuration)
@@ -38,8 +40,11 @@ struct AdapterHarness {
             engine.loader = configuration.loader
             engine.preload = configuration.preload
         }
-        let harness = AdapterHarness(fixture: fixture, cache: PlaybackCache(engine: fixture.engine, headers: headers,
-                                                                         configuration: configuration))
+        let harness = AdapterHarness(
+            fixture: fixture,
+            cache: PlaybackCache(
+                engine: fixture.engine, headers: headers,
+                configuration: configuration))
         do {
             try await body(harness)
         } catch {
@@ -60,7 +65,7 @@ struct AdapterHarness {
         let content = TestOrigin.Content.pattern(length: length, seed: 11)
         origin.serve(path, content: content)
         origin.setMisbehavior(.init(bytesPerSecond: bytesPerSecond), for: path)
-        return content.bytes(in: 0 ..< length)
+        return content.bytes(in: 0..<length)
     }
 
     /// Bytes the cache received from the origin and stored. Unlike what the origin sent, this

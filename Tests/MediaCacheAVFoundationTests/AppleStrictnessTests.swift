@@ -13,21 +13,25 @@ import Testing
     @Test func theShimTrapsWhereAppleRaisesOnAContentTypeOutsideTheAllowedList() async {
         await #expect(processExitsWith: .failure) {
             let information = AVAssetResourceLoadingContentInformationRequest(allowedContentTypes: ["public.mpeg-4"])
-            let request = AVAssetResourceLoadingRequest(url: URL(string: "mediacache+https://c.example/a")!,
-                                                        contentInformation: information, data: nil)
-            request.finishLoading()   // contentType nil, the list non-empty: Apple raises
+            let request = AVAssetResourceLoadingRequest(
+                url: URL(string: "mediacache+https://c.example/a")!,
+                contentInformation: information, data: nil)
+            request.finishLoading()  // contentType nil, the list non-empty: Apple raises
         }
         await #expect(processExitsWith: .failure) {
             let information = AVAssetResourceLoadingContentInformationRequest(allowedContentTypes: ["public.mpeg-4"])
             information.contentType = "public.mp3"
-            AVAssetResourceLoadingRequest(url: URL(string: "mediacache+https://c.example/a")!,
-                                          contentInformation: information, data: nil).finishLoading()
+            AVAssetResourceLoadingRequest(
+                url: URL(string: "mediacache+https://c.example/a")!,
+                contentInformation: information, data: nil
+            ).finishLoading()
         }
         await #expect(processExitsWith: .success) {
             let information = AVAssetResourceLoadingContentInformationRequest(allowedContentTypes: ["public.mpeg-4"])
-            let request = AVAssetResourceLoadingRequest(url: URL(string: "mediacache+https://c.example/a")!,
-                                                        contentInformation: information, data: nil)
-            request.finishLoading(with: URLError(.cannotDecodeContentData))   // an error is always accepted
+            let request = AVAssetResourceLoadingRequest(
+                url: URL(string: "mediacache+https://c.example/a")!,
+                contentInformation: information, data: nil)
+            request.finishLoading(with: URLError(.cannotDecodeContentData))  // an error is always accepted
         }
     }
 
@@ -62,8 +66,9 @@ import Testing
     @Test func anUnknownLengthIsReportedAsUnknownWithoutRangeSupport() async throws {
         try await AdapterHarness.run { harness in
             let file = harness.serve("/live.mp4", length: 200_000)
-            harness.origin.setMisbehavior(.init(omitsAcceptRanges: true, chunked: true, refusesRanges: true, refusesHead: true),
-                                          for: "/live.mp4")
+            harness.origin.setMisbehavior(
+                .init(omitsAcceptRanges: true, chunked: true, refusesRanges: true, refusesHead: true),
+                for: "/live.mp4")
             let (_, player) = harness.simulator("/live.mp4")
             let (probe, information) = player.contentInformation()
             _ = await probe.finished()

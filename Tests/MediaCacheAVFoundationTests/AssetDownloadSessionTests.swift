@@ -20,8 +20,10 @@ import Testing
             events.withLock { $0.append("resolved \(selection.playlists.compactMap(\.language))") }
         }
 
-        func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
-                     totalTimeRangesLoaded loadedTimeRanges: [Range<Double>], timeRangeExpectedToLoad: Range<Double>) {
+        func session(
+            _ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
+            totalTimeRangesLoaded loadedTimeRanges: [Range<Double>], timeRangeExpectedToLoad: Range<Double>
+        ) {
             loaded.withLock { $0.append(loadedTimeRanges) }
         }
 
@@ -66,8 +68,12 @@ import Testing
 
             try await harness.origin.stop()
             let proxied = try await cache.proxyURL(for: master)
-            let offline = try await CommandRun.run(path: try Tools.require("ffmpeg"), ["-v", "error", "-i", proxied.absoluteString,
-                                                                                      "-map", "0:v:0", "-map", "0:a:0", "-f", "md5", "-"])
+            let offline = try await CommandRun.run(
+                path: try Tools.require("ffmpeg"),
+                [
+                    "-v", "error", "-i", proxied.absoluteString,
+                    "-map", "0:v:0", "-map", "0:a:0", "-f", "md5", "-",
+                ])
             #expect(offline.status == 0 && offline.output.hasPrefix("MD5="), "offline through the cache: \(offline.errorOutput)")
 
             try await relaunched.removeDownload(of: master)

@@ -26,8 +26,9 @@ import Testing
             #expect(bare.cacheErrorLog().events.first?.errorComment?.contains("/secret.mp4") == true, "the 401 names the resource")
 
             let cookie = try #require(HTTPCookie(properties: [.name: "session", .value: "abc", .domain: "127.0.0.1", .path: "/"]))
-            let asset = harness.cache.asset(for: url, options: [AVURLAssetHTTPCookiesKey: [cookie], AVURLAssetHTTPUserAgentKey: "FilmApp/3"],
-                                            headers: ["Authorization": "Bearer film"])
+            let asset = harness.cache.asset(
+                for: url, options: [AVURLAssetHTTPCookiesKey: [cookie], AVURLAssetHTTPUserAgentKey: "FilmApp/3"],
+                headers: ["Authorization": "Bearer film"])
             let player = ResourceLoaderSimulator(asset)
             _ = await player.contentInformation().0.finished()
             let whole = await player.read(from: 0).finished()
@@ -35,8 +36,9 @@ import Testing
             let sent = try #require(harness.origin.requests(for: "/secret.mp4").last?.headers)
             #expect(sent["authorization"] == "Bearer film" && sent["user-agent"] == "FilmApp/3")
             #expect(sent["cookie"]?.contains("session=abc") == true)
-            #expect(try harness.store.record(for: harness.store.key(for: url))?.isComplete == true,
-                    "the bytes are cached under the URL's own key")
+            #expect(
+                try harness.store.record(for: harness.store.key(for: url))?.isComplete == true,
+                "the bytes are cached under the URL's own key")
         }
     }
 
@@ -47,9 +49,11 @@ import Testing
             let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nsegment0.ts\n#EXT-X-ENDLIST\n"
             harness.origin.serve("/live/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
             let asset = harness.cache.asset(for: harness.origin.url("/live/index.m3u8"), headers: ["Authorization": "Bearer live"])
-            let answered = await ResourceLoaderSimulator(asset).contentInformation(allowed: ["public.m3u-playlist"], toEnd: true).0.finished()
+            let answered = await ResourceLoaderSimulator(asset).contentInformation(allowed: ["public.m3u-playlist"], toEnd: true).0
+                .finished()
             let text = String(decoding: answered.received, as: UTF8.self)
-            let segment = try #require(text.split(separator: "\n").first { $0.hasSuffix("segment0.ts") }.flatMap { URL(string: String($0)) })
+            let segment = try #require(
+                text.split(separator: "\n").first { $0.hasSuffix("segment0.ts") }.flatMap { URL(string: String($0)) })
             let (status, body) = try await Self.get(segment)
             #expect(status == 200 && body.count == 50_000)
             #expect(harness.origin.requests(for: "/live/segment0.ts").last?.headers["authorization"] == "Bearer live")

@@ -30,8 +30,9 @@ import Testing
         #expect(ContentTypes.uti(mimeType: "video/mp4", url: url) == "public.mpeg-4")
         #expect(ContentTypes.uti(mimeType: "audio/mpeg; charset=binary", url: url) == "public.mp3")
         #expect(ContentTypes.uti(mimeType: "audio/x-m4a", url: url) == "com.apple.m4a-audio")
-        #expect(ContentTypes.uti(mimeType: "application/octet-stream", url: URL(string: "https://c/a.mov")!)
-            == "com.apple.quicktime-movie")
+        #expect(
+            ContentTypes.uti(mimeType: "application/octet-stream", url: URL(string: "https://c/a.mov")!)
+                == "com.apple.quicktime-movie")
         #expect(ContentTypes.uti(mimeType: nil, url: URL(string: "https://c/a.wav")!) == "com.microsoft.waveform-audio")
         #expect(ContentTypes.uti(mimeType: nil, url: url) == nil)
         #expect(ContentTypes.uti(mimeType: nil, url: URL(string: "https://c/live/index.m3u8")!) == "public.m3u-playlist")
@@ -53,7 +54,8 @@ import Testing
         try await AdapterHarness.run { harness in
             let segment = TestOrigin.Content.pattern(length: 50_000, seed: 7, mimeType: "video/mp2t")
             harness.origin.serve("/live/segment0.ts", content: segment)
-            let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXTINF:4,\nsegment0.ts\n#EXT-X-ENDLIST\n"
+            let playlist =
+                "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXTINF:4,\nsegment0.ts\n#EXT-X-ENDLIST\n"
             harness.origin.serve("/live/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
 
             // The proxy has not started: the item is made without waiting for it.
@@ -70,8 +72,10 @@ import Testing
             let root = try await harness.cache.startProxy().absoluteString
             let base = root + "http/127.0.0.1:\(harness.origin.port)/live/"
             #expect(root.contains("/t/"), "the embedded proxy takes a token in the path")
-            #expect(text == playlist.replacingOccurrences(of: "URI=\"key.bin\"", with: "URI=\"\(base)key.bin\"")
-                .replacingOccurrences(of: "\nsegment0.ts", with: "\n\(base)segment0.ts"))
+            #expect(
+                text
+                    == playlist.replacingOccurrences(of: "URI=\"key.bin\"", with: "URI=\"\(base)key.bin\"")
+                    .replacingOccurrences(of: "\nsegment0.ts", with: "\n\(base)segment0.ts"))
             #expect(information.contentLength == Int64(answered.received.count))
 
             // A generous deadline: the full suite runs hundreds of tests at once on two cores.
@@ -157,8 +161,9 @@ import Testing
             try await harness.cache.preload([harness.origin.url("/slow.mp4")], amount: .full)
             // A generous deadline: the full suite runs hundreds of tests at once on two cores, and
             // a 10 s one was exceeded there.
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: root.absoluteString + "api/preload"),
-                                                               timeout: .seconds(60))
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: root.absoluteString + "api/preload"),
+                timeout: .seconds(60))
             let jobs = try APIJSON.decoder().decode([PreloadJob].self, from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
             #expect(jobs.map(\.url) == [harness.origin.url("/slow.mp4")], "the app's preload is the proxy's")
             await harness.cache.cancelAllPreloads()

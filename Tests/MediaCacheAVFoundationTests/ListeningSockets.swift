@@ -13,8 +13,9 @@ enum ListeningSockets {
         var count = 0
         for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
             guard let fd = Int32(entry), fd != sparing,
-                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
-                  target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst(8).dropLast())) else { continue }
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst(8).dropLast()))
+            else { continue }
             if shutdown(fd, Int32(SHUT_RDWR)) == 0 { count += 1 }
         }
         return count
@@ -49,11 +50,12 @@ enum ListeningSockets {
         defer { try? file.close() }
         let table = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
         let local = String(format: ":%04X", port)
-        return Set(table.split(separator: "\n").dropFirst().compactMap { line -> String? in
-            let fields = line.split(separator: " ")
-            guard fields.count > 9, fields[1].hasSuffix(local), fields[3] == "0A" else { return nil }
-            return String(fields[9])
-        })
+        return Set(
+            table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, fields[1].hasSuffix(local), fields[3] == "0A" else { return nil }
+                return String(fields[9])
+            })
     }
 }
 #endif

@@ -18,7 +18,7 @@ import Testing
             let port = try #require(segment.port)
             #expect(try ListeningSockets.shutDown(port: port) > 0)
             let body = try await Self.get(segment, within: .seconds(20))
-            #expect(body == Self.segment.bytes(in: 0 ..< 50_000), "the URL the player has plays again")
+            #expect(body == Self.segment.bytes(in: 0..<50_000), "the URL the player has plays again")
             #expect(try await harness.cache.startProxy().port == port)
         }
     }
@@ -30,7 +30,7 @@ import Testing
             NotificationCenter.default.post(name: Notification.Name("UIApplicationWillEnterForegroundNotification"), object: nil)
             await harness.cache.verifyProxy()
             let body = try await Self.get(segment, within: .seconds(20))
-            #expect(body == Self.segment.bytes(in: 0 ..< 50_000))
+            #expect(body == Self.segment.bytes(in: 0..<50_000))
         }
     }
 
@@ -47,13 +47,13 @@ import Testing
             let text = String(decoding: answered.received, as: UTF8.self)
             let line = try #require(text.split(separator: "\n").first { $0.hasSuffix("segment0.ts") })
             let body = try await Self.get(try #require(URL(string: String(line))), within: .seconds(20))
-            #expect(body == Self.segment.bytes(in: 0 ..< 50_000), "a new item plays through the new port")
+            #expect(body == Self.segment.bytes(in: 0..<50_000), "a new item plays through the new port")
         }
     }
 
     /// Returns once the proxy listens on a port other than `port`; throws after 20 seconds.
     private static func waitUntilMoved(_ cache: PlaybackCache, from port: Int) async throws {
-        for _ in 0 ..< 400 {
+        for _ in 0..<400 {
             await cache.verifyProxy()
             if try await cache.startProxy().port != port { return }
             try await Task.sleep(for: .milliseconds(50))
@@ -86,7 +86,7 @@ import Testing
                 let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
                 let body = try await response.body.collect(upTo: 1 << 20)
                 if response.status == .ok { return Data(buffer: body) }
-            } catch where clock.now < end {}
+            } catch  where clock.now < end {}
             guard clock.now < end else { throw URLError(.cannotConnectToHost) }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -97,7 +97,7 @@ import Testing
             let (_, player) = harness.simulator("/a.mp4")
             let first = player.read(from: 0)
             await first.bytes(200_000)
-            let seek = player.read(from: 3 << 20)   // arrives before the cancel
+            let seek = player.read(from: 3 << 20)  // arrives before the cancel
             player.cancel(first)
             let after = await seek.finished()
             #expect(Bytes(after.received) == Bytes(file.suffix(from: 3 << 20)))
@@ -106,7 +106,7 @@ import Testing
             await again.bytes(100_000)
             player.cancel(again)
             let last = await player.read(from: 2 << 20, length: 65_536).finished()
-            #expect(Bytes(last.received) == Bytes(file.subdata(in: 2 << 20 ..< (2 << 20) + 65_536)))
+            #expect(Bytes(last.received) == Bytes(file.subdata(in: 2 << 20..<(2 << 20) + 65_536)))
             let fetched = try harness.fetched()
             #expect(fetched < 4 << 20, "the skipped middle is not fetched whole")
         }
@@ -117,14 +117,14 @@ import Testing
             let file = harness.serve("/a.mp4", length: 2 << 20)
             let (_, player) = harness.simulator("/a.mp4")
             var generator = SplitMix64(seed: 5)
-            let requests = (0 ..< 48).map { _ in
+            let requests = (0..<48).map { _ in
                 let offset = Int64(generator.next() % UInt64((2 << 20) - 65_536))
                 return player.read(from: offset, length: 4_096 + Int(generator.next() % 61_440))
             }
             for request in requests {
                 let done = await request.finished()
                 let start = Int(done.data.requestedOffset)
-                #expect(Bytes(done.received) == Bytes(file.subdata(in: start ..< start + done.data.requestedLength)))
+                #expect(Bytes(done.received) == Bytes(file.subdata(in: start..<start + done.data.requestedLength)))
                 #expect(done.loading.finishCalls == 1)
             }
             let fetched = try harness.fetched()
@@ -135,7 +135,7 @@ import Testing
     @Test func aCancelThatNeverArrivesIsBounded() async throws {
         try await AdapterHarness.run(configure: {
             $0.resourceLoading.supersededAllowance = 256 << 10
-            $0.loader.readahead = 256 << 10   // how far the fetch may run ahead of what was delivered
+            $0.loader.readahead = 256 << 10  // how far the fetch may run ahead of what was delivered
         }) { harness in
             let file = harness.serve("/a.mp4", length: 4 << 20, bytesPerSecond: 2 << 20)
             let (_, player) = harness.simulator("/a.mp4")
@@ -146,12 +146,15 @@ import Testing
             #expect(Bytes(next.received) == Bytes(file.suffix(from: 3 << 20)))
             let delivered = forgotten.received
             #expect(Bytes(delivered) == Bytes(file.prefix(delivered.count)))
-            #expect(delivered.count <= atSupersede + (256 << 10) + 2 * (64 << 10),
-                    "\(delivered.count) bytes after \(atSupersede) with a 256 KiB allowance")
+            #expect(
+                delivered.count <= atSupersede + (256 << 10) + 2 * (64 << 10),
+                "\(delivered.count) bytes after \(atSupersede) with a 256 KiB allowance")
             #expect(forgotten.loading.finishCalls == 0, "it stays open for AVPlayer to cancel")
             let fetched = try harness.fetched()
             let bound = Int64(delivered.count) + (256 << 10) + 2 * (64 << 10) + (1 << 20)
-            #expect(fetched <= bound, "\(fetched) bytes fetched: the forgotten request's, at most its readahead more, and the 1 MiB read after it")
+            #expect(
+                fetched <= bound,
+                "\(fetched) bytes fetched: the forgotten request's, at most its readahead more, and the 1 MiB read after it")
         }
     }
 
@@ -169,7 +172,7 @@ import Testing
             // The cancel travels from the asset to the fetch through a few tasks; on a loaded
             // machine that takes a moment. A fetch still running grows every 250 ms at 1 MiB/s.
             var last = try harness.fetched()
-            for _ in 0 ..< 20 {
+            for _ in 0..<20 {
                 try await Task.sleep(for: .milliseconds(250))
                 let now = try harness.fetched()
                 if now == last { break }
@@ -184,7 +187,7 @@ import Testing
     @Test func theSameItemPlayedTwiceAndThenOfflineComesFromTheCache() async throws {
         try await AdapterHarness.run { harness in
             let file = harness.serve("/a.mp4", length: 1 << 20)
-            for _ in 0 ..< 2 {
+            for _ in 0..<2 {
                 let (_, player) = harness.simulator("/a.mp4")
                 _ = await player.contentInformation().0.finished()
                 let whole = await player.read(from: 0).finished()

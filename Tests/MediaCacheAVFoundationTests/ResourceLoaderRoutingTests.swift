@@ -16,9 +16,10 @@ import Testing
             harness.origin.serve("/b.mp4", content: .pattern(length: 70_000, seed: 29))
             let (_, player) = harness.simulator("/a.mp4")
             let caching = try #require(CachingScheme.cachingURL(for: other))
-            let read = await player.issue(AVAssetResourceLoadingDataRequest(offset: 0, length: 70_000, toEnd: false), for: caching).finished()
+            let read = await player.issue(AVAssetResourceLoadingDataRequest(offset: 0, length: 70_000, toEnd: false), for: caching)
+                .finished()
             #expect(read.loading.finishError == nil)
-            #expect(Bytes(read.received) == Bytes(TestOrigin.Content.pattern(length: 70_000, seed: 29).bytes(in: 0 ..< 70_000)))
+            #expect(Bytes(read.received) == Bytes(TestOrigin.Content.pattern(length: 70_000, seed: 29).bytes(in: 0..<70_000)))
         }
     }
 
@@ -35,8 +36,9 @@ import Testing
                 #expect(answered.loading.finishError == nil, "\(path): \(String(describing: answered.loading.finishError))")
                 #expect(information.contentType == "public.m3u-playlist")
                 let base = root + "http/127.0.0.1:\(harness.origin.port)/watch/"
-                #expect(String(decoding: answered.received, as: UTF8.self)
-                    == playlist.replacingOccurrences(of: "\nsegment0.ts", with: "\n\(base)segment0.ts"), "\(path)")
+                #expect(
+                    String(decoding: answered.received, as: UTF8.self)
+                        == playlist.replacingOccurrences(of: "\nsegment0.ts", with: "\n\(base)segment0.ts"), "\(path)")
             }
         }
     }
@@ -47,8 +49,8 @@ import Testing
             let (_, player) = harness.simulator("/a.mp4")
             let playing = player.read(from: 0)
             await playing.bytes(300_000)
-            let copy = await player.read(from: 0).finished()   // an AVPlayerLooper copy starts over
-            let generator = await player.read(from: 1 << 20, length: 65_536).finished()   // an image generator's read
+            let copy = await player.read(from: 0).finished()  // an AVPlayerLooper copy starts over
+            let generator = await player.read(from: 1 << 20, length: 65_536).finished()  // an image generator's read
             #expect(Bytes(copy.received) == Bytes(file) && generator.received.count == 65_536)
             try await Self.waitUntilFinished(playing)
             #expect(Bytes(playing.received) == Bytes(file), "the playing request got every byte")
@@ -61,7 +63,7 @@ import Testing
             let (_, player) = harness.simulator("/a.mp4")
             let forgotten = player.read(from: 0)
             await forgotten.bytes(100_000)
-            let sought = await player.read(from: 3 << 20).finished()   // a seek ahead whose cancel never came
+            let sought = await player.read(from: 3 << 20).finished()  // a seek ahead whose cancel never came
             #expect(Bytes(sought.received) == Bytes(file.suffix(from: 3 << 20)))
             #expect(!forgotten.loading.isFinished, "capped, it stays open for AVPlayer to cancel")
             #expect(forgotten.received.count < 3 << 20)
@@ -70,7 +72,7 @@ import Testing
 
     /// Returns once `request` finished; throws after ten seconds.
     private static func waitUntilFinished(_ request: ResourceLoaderSimulator.Request) async throws {
-        for _ in 0 ..< 200 where !request.loading.isFinished {
+        for _ in 0..<200 where !request.loading.isFinished {
             try await Task.sleep(for: .milliseconds(50))
         }
         try #require(request.loading.isFinished, "the request stalled with \(request.received.count) bytes")

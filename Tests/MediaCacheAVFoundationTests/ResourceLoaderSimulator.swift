@@ -47,7 +47,9 @@ final class ResourceLoaderSimulator {
 
     /// AVPlayer's first request: content information, with bytes 0-1 (or, for a playlist,
     /// everything).
-    func contentInformation(allowed: [String]? = ["public.mpeg-4", "public.mp3", "com.apple.m4a-audio"], toEnd: Bool = false)
+    func contentInformation(
+        allowed: [String]? = ["public.mpeg-4", "public.mp3", "com.apple.m4a-audio"], toEnd: Bool = false
+    )
         -> (Request, AVAssetResourceLoadingContentInformationRequest)
     {
         let information = AVAssetResourceLoadingContentInformationRequest(allowedContentTypes: allowed)

@@ -60,12 +60,16 @@ import Testing
         defer { directory.remove() }
         let store = try MediaStore.open(at: directory.path)
         let base = "https://origin.test/film/"
-        try store.recordAsset(URL(string: base + "master.m3u8")!, playlists: [
-            AssetPlaylist(url: URL(string: base + "hd.m3u8")!, kind: .variant, name: "1280x720 2.5 Mbit/s"),
-        ])
-        try store.recordPlaylist(URL(string: base + "hd.m3u8")!, generation: .initial, members: (0..<3).map {
-            AssetMember(url: URL(string: base + "s\($0).ts")!, role: .segment, duration: 4)
-        })
+        try store.recordAsset(
+            URL(string: base + "master.m3u8")!,
+            playlists: [
+                AssetPlaylist(url: URL(string: base + "hd.m3u8")!, kind: .variant, name: "1280x720 2.5 Mbit/s")
+            ])
+        try store.recordPlaylist(
+            URL(string: base + "hd.m3u8")!, generation: .initial,
+            members: (0..<3).map {
+                AssetMember(url: URL(string: base + "s\($0).ts")!, role: .segment, duration: 4)
+            })
         for name in ["master.m3u8", "hd.m3u8", "s0.ts", "s1.ts"] {
             let url = URL(string: base + name)!
             let generation = try store.setContentInfo(ContentInfo(totalLength: 100), for: url)

@@ -35,8 +35,9 @@ import Testing
             origin.serve(path, content: .pattern(length: length, seed: TestPattern.seed(path)))
         }
         let logs = directory.appending("logs")
-        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: disk.path,
-                                            ["--log-dir", logs])
+        let server = try ServeProcess.start(
+            BuiltProducts.executable(named: "mediacache"), cacheDirectory: disk.path,
+            ["--log-dir", logs])
         defer { server.terminate() }
         let client = Client(server: server, origin: origin, scratch: directory)
 
@@ -103,8 +104,9 @@ private struct Client {
     func play(_ path: String) async throws {
         let file = scratch.appending("body-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let read = try await CommandRun.run(path: try Tools.require("curl"),
-                                            ["-s", "-f", "-o", file, server.root + ProxyURL.path(for: origin.url(path))!.dropFirst()])
+        let read = try await CommandRun.run(
+            path: try Tools.require("curl"),
+            ["-s", "-f", "-o", file, server.root + ProxyURL.path(for: origin.url(path))!.dropFirst()])
         #expect(read.status == 0, "\(path): curl exited \(read.status)")
         let expected = try #require(origin.content(of: path))
         let body = FileManager.default.contents(atPath: file) ?? Data()

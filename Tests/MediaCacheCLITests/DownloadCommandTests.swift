@@ -29,8 +29,9 @@ import Testing
 
         let run = try await mediacache(["download", master, "--title", "Film", "--audio", "de", "--variant", "lowest", "--json"] + cache)
         #expect(run.status == 0, "\(run.output)\(run.errorOutput)")
-        #expect(run.errorOutput.hasPrefix("Film: ") && run.errorOutput.contains(" to store"),
-                "the estimate comes first, with the progress, on standard error: \(run.errorOutput)")
+        #expect(
+            run.errorOutput.hasPrefix("Film: ") && run.errorOutput.contains(" to store"),
+            "the estimate comes first, with the progress, on standard error: \(run.errorOutput)")
         // Standard output is the JSON alone, for `jq` to read.
         let report = try APIJSON.decoder().decode(DownloadReport.self, from: Data(run.output.utf8))
         #expect(report.state == "completed" && report.playableOffline && report.title == "Film")
@@ -39,16 +40,19 @@ import Testing
 
         let listed = try await mediacache(["downloads", "--json"] + cache)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]).first
-        for field in ["id", "url", "title", "state", "bytesOnDisk", "expectedBytes", "expectedIsEstimate", "segmentsDone",
-                      "segmentCount", "loadedSeconds", "durationSeconds", "selection", "playableOffline"] {
+        for field in [
+            "id", "url", "title", "state", "bytesOnDisk", "expectedBytes", "expectedIsEstimate", "segmentsDone",
+            "segmentCount", "loadedSeconds", "durationSeconds", "selection", "playableOffline",
+        ] {
             #expect(object?[field] != nil, "downloads --json has \(field)")
         }
         #expect(try await mediacache(["downloads"] + cache).output.contains("completed"))
         let removed = try await mediacache(["downloads", "remove", report.id] + cache)
         #expect(removed.status == 0 && removed.output.contains("removed"), "\(removed.errorOutput)")
         #expect(try await mediacache(["downloads"] + cache).output.contains("No downloads."))
-        #expect(try await mediacache(["ls", "--json"] + cache).output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
-                "removing the download removed its bytes")
+        #expect(
+            try await mediacache(["ls", "--json"] + cache).output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
+            "removing the download removed its bytes")
     }
 
     @Test func aDownloadThroughTheRunningServer() async throws {
@@ -118,8 +122,9 @@ import Testing
 
         // Ctrl-C once the download has stored something, however slowly the machine starts it.
         // Progress and logs are on standard error.
-        let download = try ChildProcess.spawn(path: mediacache, ["download", url] + cache, capturingOutput: false,
-                                              capturingErrors: true)
+        let download = try ChildProcess.spawn(
+            path: mediacache, ["download", url] + cache, capturingOutput: false,
+            capturingErrors: true)
         var output = ""
         while !output.contains("downloading: "), !output.contains("completed") {
             let chunk = download.readAvailable()

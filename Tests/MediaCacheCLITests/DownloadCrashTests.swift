@@ -42,8 +42,10 @@ import Testing
                 where request.method == "GET" {
                     guard let asked = request.requestedBytes(of: Int64(files[path]!.count)) else { continue }
                     let range = ByteRange(asked.lowerBound, asked.upperBound)
-                    #expect(stored[path]?.coveredLength(in: range) ?? 0 == 0,
-                            "seed \(seed): \(path): \(request.range ?? "whole") asked again for bytes stored: \(stored[path] ?? ByteRangeSet())")
+                    #expect(
+                        stored[path]?.coveredLength(in: range) ?? 0 == 0,
+                        "seed \(seed): \(path): \(request.range ?? "whole") asked again for bytes stored: \(stored[path] ?? ByteRangeSet())"
+                    )
                 }
             }
             stored = try Self.storedBytes(of: selected, in: cache, origin: origin)
@@ -57,8 +59,12 @@ import Testing
             // it, timeout sends the KILL to its whole process group, itself included, and can be
             // reported dead while the download's threads still exit and hold the cache
             // directory's lock, so that the next run found the directory in use.
-            let run = try await CommandRun.run(path: "/usr/bin/timeout", ["--foreground", "-s", "KILL", after, mediacache,
-                                                                          "download", master, "--audio", "en", "--cache-dir", cache])
+            let run = try await CommandRun.run(
+                path: "/usr/bin/timeout",
+                [
+                    "--foreground", "-s", "KILL", after, mediacache,
+                    "download", master, "--audio", "en", "--cache-dir", cache,
+                ])
             if run.status == 0 {
                 finished = true
             } else {
@@ -85,24 +91,30 @@ import Testing
         // process died, a few 2,000-byte pieces per kill: 1.001–1.027 of the asset over five
         // kills in the runs so far, more on a machine busy enough to leave pieces unread.
         #expect(Double(fetched) <= 1.10 * Double(size), "seed \(seed): \(fetched) bytes fetched for \(size), \(kills) kills")
-        print("download killed \(kills) times: \(fetched) origin bytes for \(size) (\(String(format: "%.3f", Double(fetched) / Double(size))))")
+        print(
+            "download killed \(kills) times: \(fetched) origin bytes for \(size) (\(String(format: "%.3f", Double(fetched) / Double(size))))"
+        )
 
         try await origin.stop()
         let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: cache)
         defer { server.terminate() }
-        let offline = try await CommandRun.run(path: ffmpeg, ["-v", "error", "-i", server.root + "http/127.0.0.1:\(origin.port)/hls/master.m3u8"] + output)
+        let offline = try await CommandRun.run(
+            path: ffmpeg, ["-v", "error", "-i", server.root + "http/127.0.0.1:\(origin.port)/hls/master.m3u8"] + output)
         #expect(offline.status == 0 && offline.output == direct.output, "seed \(seed): \(offline.errorOutput)")
         #expect(server.stop().status == 0)
     }
 
     /// The bytes the cache in `directory` holds of each of `paths` (under `/hls/` at `origin`);
     /// opening the store recovers what a killed process wrote, as the next run's open would.
-    private static func storedBytes(of paths: [String], in directory: String,
-                                    origin: TestOrigin) throws -> [String: ByteRangeSet] {
+    private static func storedBytes(
+        of paths: [String], in directory: String,
+        origin: TestOrigin
+    ) throws -> [String: ByteRangeSet] {
         let store = try MediaStore.open(at: directory)
         defer { try? store.close() }
-        return try Dictionary(uniqueKeysWithValues: paths.map { path in
-            (path, try store.record(for: store.key(for: origin.url("/hls/" + path)))?.available ?? ByteRangeSet())
-        })
+        return try Dictionary(
+            uniqueKeysWithValues: paths.map { path in
+                (path, try store.record(for: store.key(for: origin.url("/hls/" + path)))?.available ?? ByteRangeSet())
+            })
     }
 }

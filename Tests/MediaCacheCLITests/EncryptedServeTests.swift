@@ -79,8 +79,9 @@ private struct EncryptedClient {
 
     func get(_ path: String) async throws -> Data {
         let file = scratch.appending("body")
-        let read = try await CommandRun.run(path: try Tools.require("curl"),
-                                            ["-s", "-f", "-o", file, server.root + ProxyURL.path(for: origin.url(path))!.dropFirst()])
+        let read = try await CommandRun.run(
+            path: try Tools.require("curl"),
+            ["-s", "-f", "-o", file, server.root + ProxyURL.path(for: origin.url(path))!.dropFirst()])
         #expect(read.status == 0, "\(path): curl exited \(read.status)")
         return FileManager.default.contents(atPath: file) ?? Data()
     }

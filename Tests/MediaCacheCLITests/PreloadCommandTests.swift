@@ -15,8 +15,9 @@ import Testing
     }
 
     func mediacache(_ arguments: String...) async throws -> CommandRun {
-        try await CommandRun.run(path: BuiltProducts.executable(named: "mediacache").path,
-                                 arguments + ["--cache-dir", directory.path])
+        try await CommandRun.run(
+            path: BuiltProducts.executable(named: "mediacache").path,
+            arguments + ["--cache-dir", directory.path])
     }
 
     @Test func preloadsIntoItsOwnStoreWithPlainProgressLinesAndFailsForWhatCannotBeFetched() async throws {

@@ -37,8 +37,9 @@ import Testing
         var removals = 0
 
         for cycle in 1...cycles {
-            let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: cache,
-                                                ["--max-size", "40MiB"])
+            let server = try ServeProcess.start(
+                BuiltProducts.executable(named: "mediacache"), cacheDirectory: cache,
+                ["--max-size", "40MiB"])
             let session = Session(server: server, origin: origin)
             let players = (0..<3).map { player in
                 Task { await session.play(seed: seed &+ UInt64(cycle * 10 + player)) }
@@ -90,7 +91,7 @@ import Testing
                 var offset = range.lowerBound
                 while offset < range.upperBound {
                     let piece = ByteRange(offset, min(offset + (1 << 20), range.upperBound))
-                    if try store.read(piece, from: entry.key) != content.bytes(in: piece.lowerBound ..< piece.upperBound) {
+                    if try store.read(piece, from: entry.key) != content.bytes(in: piece.lowerBound..<piece.upperBound) {
                         mismatches.append("\(path) \(piece) differs from the origin")
                     }
                     checked += piece.length
@@ -146,8 +147,9 @@ private struct Session {
     func beginRemovingDownload() async throws -> ChildProcess? {
         let list = try await api("GET", "api/downloads")
         guard let download = try APIJSON.decoder().decode([DownloadReport].self, from: Data(list.utf8)).first else { return nil }
-        return try ChildProcess.spawn(path: try Tools.require("curl"), ["-s", "-X", "DELETE", server.root + "api/downloads/\(download.id)"],
-                                      capturingOutput: false)
+        return try ChildProcess.spawn(
+            path: try Tools.require("curl"), ["-s", "-X", "DELETE", server.root + "api/downloads/\(download.id)"],
+            capturingOutput: false)
     }
 
     private func api(_ method: String, _ path: String, body: String? = nil) async throws -> String {

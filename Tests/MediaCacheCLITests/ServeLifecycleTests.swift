@@ -144,8 +144,9 @@ import Testing
         origin.serve("/a.mp4", content: .pattern(length: 10_000, seed: 4))
         let home = ["HOME": directory.path]
         let token = "t0ken-for-tests"
-        let server = try ServeProcess.start(executable, cacheDirectory: "unused", ["--cache-dir=~/cache", "--token", token],
-                                            environment: home)
+        let server = try ServeProcess.start(
+            executable, cacheDirectory: "unused", ["--cache-dir=~/cache", "--token", token],
+            environment: home)
         defer { server.terminate() }
         let cache = directory.appending("cache")
         #expect(server.banner.contains("with the cache in \(cache)"))
@@ -162,7 +163,8 @@ import Testing
         #expect(url.status == 0, "\(url.errorOutput)")
         #expect(url.output == server.root + "http/127.0.0.1:\(origin.port)/a.mp4\n", "the running server's port and token")
         #expect(server.root.contains("/t/\(token)/"))
-        let fetch = try await CommandRun.run(path: try Tools.require("curl"), ["-sf", "-o", "/dev/null", url.output.trimmingCharacters(in: .newlines)])
+        let fetch = try await CommandRun.run(
+            path: try Tools.require("curl"), ["-sf", "-o", "/dev/null", url.output.trimmingCharacters(in: .newlines)])
         #expect(fetch.status == 0)
 
         let missing = origin.url("/none.mp4").absoluteString

@@ -89,15 +89,20 @@ import Testing
 
     @Test func beyondLoopbackTheServerNeedsATokenAndThenEveryRequestCarriesIt() async throws {
         defer { directory.remove() }
-        let refused = try CommandRun.run("mediacache", ["serve", "--host", "0.0.0.0", "--port", "0",
-                                                         "--cache-dir", directory.path])
+        let refused = try CommandRun.run(
+            "mediacache",
+            [
+                "serve", "--host", "0.0.0.0", "--port", "0",
+                "--cache-dir", directory.path,
+            ])
         #expect(refused.status != 0)
         #expect(refused.errorOutput.contains("without a token"))
 
         let origin = try await TestOrigin.start()
         origin.serve("/a.mp4", content: .pattern(length: 10_000, seed: 2))
         let token = "t0ken-for-tests"
-        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path, ["--host", "0.0.0.0", "--token", token])
+        let server = try ServeProcess.start(
+            BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path, ["--host", "0.0.0.0", "--token", token])
         defer { server.terminate() }
         #expect(server.root.hasSuffix("/t/\(token)/"))
         let port = try #require(server.root.firstMatch(of: /:(\d+)\//).map { String($0.1) })
@@ -115,8 +120,9 @@ import Testing
 
     @Test func theConnectionLimitAndIdleTimeoutComeFromTheFlags() async throws {
         defer { directory.remove() }
-        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path,
-                                            ["--max-connections", "1", "--idle-timeout", "0.3"])
+        let server = try ServeProcess.start(
+            BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path,
+            ["--max-connections", "1", "--idle-timeout", "0.3"])
         defer { server.terminate() }
         let port = try #require(server.root.firstMatch(of: /127\.0\.0\.1:(\d+)\//).map { Int($0.1) } ?? nil)
         let idle = LoopbackSocket()
@@ -124,14 +130,14 @@ import Testing
         #expect(idle.connect(port: port))
         // The idle connection holds the only slot once the server has accepted it.
         var status = ""
-        for _ in 0 ..< 50 where status != "503" {
+        for _ in 0..<50 where status != "503" {
             status = try await curl("-o", "/dev/null", "-w", "%{http_code}", server.root + "api/stats").output
         }
         #expect(status == "503")
         idle.setReceiveTimeout(seconds: 20)
         var byte: UInt8 = 0
         #expect(recv(idle.descriptor, &byte, 1, 0) == 0, "the server closed the idle connection")
-        for _ in 0 ..< 50 where status != "200" {
+        for _ in 0..<50 where status != "200" {
             status = try await curl("-o", "/dev/null", "-w", "%{http_code}", server.root + "api/stats").output
         }
         #expect(status == "200")
@@ -142,7 +148,9 @@ import Testing
         defer { directory.remove() }
         let origin = try await TestOrigin.start()
         origin.serve("/a.mp4", content: .pattern(length: 1_000, seed: 2))
-        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path, ["--allow-host", "cdn.example.com,*.example.org"])
+        let server = try ServeProcess.start(
+            BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.path,
+            ["--allow-host", "cdn.example.com,*.example.org"])
         defer { server.terminate() }
         let url = server.root + "http/127.0.0.1:\(origin.port)/a.mp4"
         #expect(try await curl("-o", "/dev/null", "-w", "%{http_code}", url).output == "403")

@@ -22,8 +22,9 @@ import Testing
             origin.serve("/hls/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
         }
         func segmentBytes() -> Int64 { segments.map { origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +) }
-        let server = try ServeProcess.start(BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.appending("cache"),
-                                            arguments + ["--playlist-max-age", "0"])
+        let server = try ServeProcess.start(
+            BuiltProducts.executable(named: "mediacache"), cacheDirectory: directory.appending("cache"),
+            arguments + ["--playlist-max-age", "0"])
         defer { server.terminate() }
         let url = server.root + "http/127.0.0.1:\(origin.port)/hls/index.m3u8"
         let ffmpeg = try Tools.require("ffmpeg")

@@ -8,18 +8,18 @@ import Testing
     let base = URL(string: "https://cdn.test/film/master.m3u8")!
 
     let multivariant = """
-    #EXTM3U
-    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Deutsch",LANGUAGE="de",URI="de.m3u8"
-    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="en.m3u8"
-    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",URI="subs.m3u8"
-    #EXT-X-STREAM-INF:BANDWIDTH=5000000,RESOLUTION=1920x1080,AUDIO="a",SUBTITLES="s"
-    1080.m3u8
-    #EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720,AUDIO="a",SUBTITLES="s"
-    720.m3u8
-    #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360,AUDIO="a",SUBTITLES="s"
-    360.m3u8
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Deutsch",LANGUAGE="de",URI="de.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="en.m3u8"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",URI="subs.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=5000000,RESOLUTION=1920x1080,AUDIO="a",SUBTITLES="s"
+        1080.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720,AUDIO="a",SUBTITLES="s"
+        720.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360,AUDIO="a",SUBTITLES="s"
+        360.m3u8
 
-    """
+        """
 
     func start(_ bandwidth: Int?) throws -> HLSStart? {
         HLSStart(try MultivariantPlaylist(try Playlist(parsing: Data(multivariant.utf8))), maximumBandwidth: bandwidth)
@@ -36,26 +36,29 @@ import Testing
     }
 
     @Test func segmentsCoverTheSecondsWithTheirKeysAndInitSectionsOnce() throws {
-        let media = try MediaPlaylist(try Playlist(parsing: Data("""
-        #EXTM3U
-        #EXT-X-TARGETDURATION:2
-        #EXT-X-MAP:URI="film.mp4",BYTERANGE="700@0"
-        #EXT-X-KEY:METHOD=AES-128,URI="k.bin"
-        #EXTINF:2,
-        #EXT-X-BYTERANGE:1000@700
-        film.mp4
-        #EXTINF:2,
-        #EXT-X-BYTERANGE:1000
-        film.mp4
-        #EXTINF:2,
-        #EXT-X-BYTERANGE:1000
-        film.mp4
-        #EXTINF:2,
-        #EXT-X-BYTERANGE:1000
-        film.mp4
-        #EXT-X-ENDLIST
+        let media = try MediaPlaylist(
+            try Playlist(
+                parsing: Data(
+                    """
+                    #EXTM3U
+                    #EXT-X-TARGETDURATION:2
+                    #EXT-X-MAP:URI="film.mp4",BYTERANGE="700@0"
+                    #EXT-X-KEY:METHOD=AES-128,URI="k.bin"
+                    #EXTINF:2,
+                    #EXT-X-BYTERANGE:1000@700
+                    film.mp4
+                    #EXTINF:2,
+                    #EXT-X-BYTERANGE:1000
+                    film.mp4
+                    #EXTINF:2,
+                    #EXT-X-BYTERANGE:1000
+                    film.mp4
+                    #EXTINF:2,
+                    #EXT-X-BYTERANGE:1000
+                    film.mp4
+                    #EXT-X-ENDLIST
 
-        """.utf8)))
+                    """.utf8)))
         let targets = media.preloadTargets(forFirst: 5, base: base)
         #expect(targets.map(\.url.lastPathComponent) == ["k.bin", "film.mp4"])
         #expect(targets[0].ranges == nil)

@@ -27,8 +27,9 @@ import Testing
 
     @Test func aMultivariantPlaylistListsVariantsRenditionsAndSessionKeys() throws {
         let multivariant = try MultivariantPlaylist(try Playlist(parsing: PlaylistCorpus.multivariant))
-        #expect(multivariant.variants.map(\.uri) == ["video/360p.m3u8", "https://cdn.example/video/720p.m3u8?token=abc"],
-                "variables are substituted")
+        #expect(
+            multivariant.variants.map(\.uri) == ["video/360p.m3u8", "https://cdn.example/video/720p.m3u8?token=abc"],
+            "variables are substituted")
         #expect(multivariant.variants.map(\.bandwidth) == [1_280_000, 2_560_000])
         #expect(multivariant.variants[0].averageBandwidth == 1_000_000 && multivariant.variants[0].frameRate == 29.97)
         #expect(multivariant.variants[0].codecs == "avc1.64001e,mp4a.40.2" && multivariant.variants[0].resolution == "640x360")
@@ -44,21 +45,29 @@ import Testing
     }
 
     @Test func aLivePlaylistIsNotFinished() throws {
-        let live = try MediaPlaylist(try Playlist(parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:2,\ns7.ts\n"))
+        let live = try MediaPlaylist(
+            try Playlist(parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:2,\ns7.ts\n"))
         #expect(!live.isFinished && live.segments.map(\.mediaSequence) == [7])
         let event = try MediaPlaylist(try Playlist(parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:EVENT\n"))
         #expect(!event.isFinished && event.playlistType == .event)
     }
 
-    @Test(arguments: [
-        ("#EXTM3U\n#EXTINF:2,\ns.ts", 1, "EXT-X-TARGETDURATION", "needs a target duration"),
-        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\ns.ts", 3, nil, "has no EXTINF"),
-        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n#EXT-X-BYTERANGE:100\ns.ts", 5, "EXT-X-BYTERANGE", "must follow a range of the same resource"),
-        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128\n", 3, "EXT-X-KEY", "URI is missing"),
-        ("#EXTM3U\n#EXT-X-TARGETDURATION:99999999999999999999\n", 2, "EXT-X-TARGETDURATION", "not a whole number in range"),
-        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:BYTERANGE=\"1@0\"\n", 3, "EXT-X-MAP", "URI is missing"),
-        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n#EXT-X-BYTERANGE:10@9223372036854775807\ns.ts", 4, "EXT-X-BYTERANGE", "not a byte range"),
-    ] as [(String, Int, String?, String)])
+    @Test(
+        arguments: [
+            ("#EXTM3U\n#EXTINF:2,\ns.ts", 1, "EXT-X-TARGETDURATION", "needs a target duration"),
+            ("#EXTM3U\n#EXT-X-TARGETDURATION:2\ns.ts", 3, nil, "has no EXTINF"),
+            (
+                "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n#EXT-X-BYTERANGE:100\ns.ts", 5, "EXT-X-BYTERANGE",
+                "must follow a range of the same resource"
+            ),
+            ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128\n", 3, "EXT-X-KEY", "URI is missing"),
+            ("#EXTM3U\n#EXT-X-TARGETDURATION:99999999999999999999\n", 2, "EXT-X-TARGETDURATION", "not a whole number in range"),
+            ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:BYTERANGE=\"1@0\"\n", 3, "EXT-X-MAP", "URI is missing"),
+            (
+                "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n#EXT-X-BYTERANGE:10@9223372036854775807\ns.ts", 4, "EXT-X-BYTERANGE",
+                "not a byte range"
+            ),
+        ] as [(String, Int, String?, String)])
     func malformedMediaPlaylistsAreRefusedPrecisely(_ text: String, _ line: Int, _ tag: String?, _ reason: String) throws {
         let playlist = try Playlist(parsing: text)
         do throws(PlaylistError) {
@@ -72,8 +81,11 @@ import Testing
 
     @Test func malformedMultivariantPlaylistsAreRefusedPrecisely() throws {
         let noBandwidth = try Playlist(parsing: "#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"avc1\"\nv.m3u8\n")
-        #expect(throws: PlaylistError(line: 2, tag: "EXT-X-STREAM-INF", reason: "BANDWIDTH is missing")) { try MultivariantPlaylist(noBandwidth) }
-        let unknownType = try Playlist(parsing: "#EXTM3U\n#EXT-X-MEDIA:TYPE=HOLOGRAM,GROUP-ID=\"h\",NAME=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n")
+        #expect(throws: PlaylistError(line: 2, tag: "EXT-X-STREAM-INF", reason: "BANDWIDTH is missing")) {
+            try MultivariantPlaylist(noBandwidth)
+        }
+        let unknownType = try Playlist(
+            parsing: "#EXTM3U\n#EXT-X-MEDIA:TYPE=HOLOGRAM,GROUP-ID=\"h\",NAME=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n")
         #expect(try MultivariantPlaylist(unknownType).renditions.isEmpty, "an unknown TYPE is ignored, as clients must")
         #expect(throws: PlaylistError.self) { try MediaPlaylist(unknownType) }
         #expect(throws: PlaylistError.self) { try MultivariantPlaylist(try Playlist(parsing: PlaylistCorpus.media)) }

@@ -30,11 +30,12 @@ import Testing
         #expect(try Playlist(parsing: written) == playlist)
     }
 
-    @Test(arguments: [
-        ("", 1, nil, "starts with #EXTM3U"),
-        ("\u{0}\u{1}binary garbage", 1, nil, "starts with #EXTM3U"),
-        ("#EXTM3U\n\nseg\u{7}.ts", 3, nil, "control character U+0007"),
-    ] as [(String, Int, String?, String)])
+    @Test(
+        arguments: [
+            ("", 1, nil, "starts with #EXTM3U"),
+            ("\u{0}\u{1}binary garbage", 1, nil, "starts with #EXTM3U"),
+            ("#EXTM3U\n\nseg\u{7}.ts", 3, nil, "control character U+0007"),
+        ] as [(String, Int, String?, String)])
     func whatIsNoPlaylistTextIsRefusedWithTheLineAndTheReason(_ text: String, _ line: Int, _ tag: String?, _ reason: String) {
         do throws(PlaylistError) {
             _ = try Playlist(parsing: text)
@@ -48,17 +49,18 @@ import Testing
 
     /// As players do, a tag whose value cannot be read is kept as its text and written back
     /// byte for byte; the typed readers name what is wrong with it.
-    @Test(arguments: [
-        ("#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin", "EXT-X-KEY", "does not end"),
-        ("#EXT-X-MAP:URI", "EXT-X-MAP", "has no value"),
-        ("#EXT-X-TARGETDURATION:four", "EXT-X-TARGETDURATION", "not a whole number"),
-        ("#EXT-X-TARGETDURATION:", "EXT-X-TARGETDURATION", "not a whole number"),
-        ("#EXT-X-MEDIA-SEQUENCE:-3", "EXT-X-MEDIA-SEQUENCE", "not a whole number"),
-        ("#EXT-X-MEDIA-SEQUENCE:99999999999999999999999", "EXT-X-MEDIA-SEQUENCE", "not a whole number"),
-        ("#EXTINF:abc,", "EXTINF", "not a number"),
-        ("#EXT-X-BYTERANGE:10@20@30", "EXT-X-BYTERANGE", "not a byte range"),
-        ("#EXT-X-PLAYLIST-TYPE:LIVE", nil, nil),
-    ] as [(String, String?, String?)])
+    @Test(
+        arguments: [
+            ("#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin", "EXT-X-KEY", "does not end"),
+            ("#EXT-X-MAP:URI", "EXT-X-MAP", "has no value"),
+            ("#EXT-X-TARGETDURATION:four", "EXT-X-TARGETDURATION", "not a whole number"),
+            ("#EXT-X-TARGETDURATION:", "EXT-X-TARGETDURATION", "not a whole number"),
+            ("#EXT-X-MEDIA-SEQUENCE:-3", "EXT-X-MEDIA-SEQUENCE", "not a whole number"),
+            ("#EXT-X-MEDIA-SEQUENCE:99999999999999999999999", "EXT-X-MEDIA-SEQUENCE", "not a whole number"),
+            ("#EXTINF:abc,", "EXTINF", "not a number"),
+            ("#EXT-X-BYTERANGE:10@20@30", "EXT-X-BYTERANGE", "not a byte range"),
+            ("#EXT-X-PLAYLIST-TYPE:LIVE", nil, nil),
+        ] as [(String, String?, String?)])
     func aTagThatCannotBeReadIsKeptAsItsText(_ line: String, _ tag: String?, _ reason: String?) throws {
         let targetDuration = line.hasPrefix("#EXT-X-TARGETDURATION") ? "" : "#EXT-X-TARGETDURATION:4\n"
         let text = "#EXTM3U\n\(targetDuration)\(line)\n#EXTINF:4,\nseg.ts\n"

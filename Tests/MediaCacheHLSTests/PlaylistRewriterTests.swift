@@ -10,22 +10,22 @@ import Testing
 
     @Test func variableReferencesStayForThePlayerWhereverTheyStand() throws {
         let text = """
-        #EXTM3U
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-DEFINE:QUERYPARAM="token"
-        #EXT-X-DEFINE:IMPORT="path"
-        #EXT-X-DEFINE:NAME="host",VALUE="https://other.example"
-        #EXT-X-MAP:URI="{$path}/init.mp4?token={$token}"
-        #EXTINF:4,
-        media/{$path}/seg0.m4s?token={$token}
-        #EXTINF:4,
-        https://{$edge}.example/seg1.m4s
-        #EXTINF:4,
-        {$host}/seg2.m4s
-        #EXTINF:4,
-        {$imported}/seg3.m4s
+            #EXTM3U
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-DEFINE:QUERYPARAM="token"
+            #EXT-X-DEFINE:IMPORT="path"
+            #EXT-X-DEFINE:NAME="host",VALUE="https://other.example"
+            #EXT-X-MAP:URI="{$path}/init.mp4?token={$token}"
+            #EXTINF:4,
+            media/{$path}/seg0.m4s?token={$token}
+            #EXTINF:4,
+            https://{$edge}.example/seg1.m4s
+            #EXTINF:4,
+            {$host}/seg2.m4s
+            #EXTINF:4,
+            {$imported}/seg3.m4s
 
-        """
+            """
         let base = URL(string: "https://origin.example/v/index.m3u8?token=s3cret")!
         let rewritten = PlaylistRewriter.rewritten(try Playlist(parsing: text), base: base, route: route).text
         for expected in [
@@ -65,8 +65,10 @@ import Testing
         ] {
             #expect(text.contains(expected), "\(expected) in\n\(text)")
         }
-        #expect(rewritten.tags(named: "EXT-X-STREAM-INF") == (try Playlist(parsing: PlaylistCorpus.multivariant)).tags(named: "EXT-X-STREAM-INF"),
-                "every variant is kept as it was")
+        #expect(
+            rewritten.tags(named: "EXT-X-STREAM-INF")
+                == (try Playlist(parsing: PlaylistCorpus.multivariant)).tags(named: "EXT-X-STREAM-INF"),
+            "every variant is kept as it was")
         #expect(rewritten.lines.count == (try Playlist(parsing: PlaylistCorpus.multivariant)).lines.count)
     }
 
@@ -88,12 +90,13 @@ import Testing
     }
 
     @Test func urisTheRouteRefusesOrThatDoNotResolveStayAsTheyAre() throws {
-        let playlist = try Playlist(parsing: """
-        #EXTM3U
-        #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key-id",KEYFORMAT="com.apple.streamingkeydelivery"
-        #EXTINF:4,
-        {$undefined}/seg.ts
-        """)
+        let playlist = try Playlist(
+            parsing: """
+                #EXTM3U
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key-id",KEYFORMAT="com.apple.streamingkeydelivery"
+                #EXTINF:4,
+                {$undefined}/seg.ts
+                """)
         let rewritten = PlaylistRewriter.rewritten(playlist, base: URL(string: "https://o.example/a.m3u8")!, route: route)
         #expect(rewritten == playlist)
     }
@@ -103,56 +106,58 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct PlaylistRestrictionTests {
     @Test func variantsAndRenditionsNotKeptAreLeftOut() throws {
         let text = """
-        #EXTM3U
-        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="de",URI="de.m3u8"
-        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8"
-        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
-        #EXT-X-STREAM-INF:BANDWIDTH=5000000,AUDIO="a"
-        1080.m3u8
-        #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
-        360.m3u8
-        #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=100000,URI="iframes.m3u8"
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="de",URI="de.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8"
+            #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
+            #EXT-X-STREAM-INF:BANDWIDTH=5000000,AUDIO="a"
+            1080.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
+            360.m3u8
+            #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=100000,URI="iframes.m3u8"
 
-        """
+            """
         let playlist = try Playlist(parsing: Data(text.utf8))
         let base = URL(string: "https://cdn.test/film/master.m3u8")!
         let kept: Set<String> = ["360.m3u8", "en.m3u8"]
         let restricted = PlaylistRestriction.restricted(playlist, base: base) { kept.contains($0.lastPathComponent) }
-        #expect(restricted.text == """
-        #EXTM3U
-        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8"
-        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
-        #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
-        360.m3u8
+        #expect(
+            restricted.text == """
+                #EXTM3U
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8"
+                #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
+                #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
+                360.m3u8
 
-        """)
+                """)
         #expect(PlaylistRestriction.restricted(playlist, base: base) { _ in false } == playlist, "nothing kept: as it was")
     }
 
     @Test func aVariantNamesOnlyGroupsThatAreLeft() throws {
         let text = """
-        #EXTM3U
-        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="de",URI="de.m3u8"
-        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="fr",URI="fr.m3u8"
-        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
-        #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a",SUBTITLES="s",CLOSED-CAPTIONS="cc"
-        360.m3u8
-        #EXT-X-STREAM-INF:BANDWIDTH=900000,AUDIO="a",SUBTITLES="s",CLOSED-CAPTIONS=NONE
-        480.m3u8
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="de",URI="de.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="fr",URI="fr.m3u8"
+            #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a",SUBTITLES="s",CLOSED-CAPTIONS="cc"
+            360.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=900000,AUDIO="a",SUBTITLES="s",CLOSED-CAPTIONS=NONE
+            480.m3u8
 
-        """
+            """
         let playlist = try Playlist(parsing: Data(text.utf8))
         let base = URL(string: "https://cdn.test/film/master.m3u8")!
         let kept: Set<String> = ["360.m3u8", "480.m3u8"]
         let restricted = PlaylistRestriction.restricted(playlist, base: base) { kept.contains($0.lastPathComponent) }
-        #expect(restricted.text == """
-        #EXTM3U
-        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
-        #EXT-X-STREAM-INF:BANDWIDTH=800000,CLOSED-CAPTIONS="cc"
-        360.m3u8
-        #EXT-X-STREAM-INF:BANDWIDTH=900000,CLOSED-CAPTIONS=NONE
-        480.m3u8
+        #expect(
+            restricted.text == """
+                #EXTM3U
+                #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="cc",INSTREAM-ID="CC1"
+                #EXT-X-STREAM-INF:BANDWIDTH=800000,CLOSED-CAPTIONS="cc"
+                360.m3u8
+                #EXT-X-STREAM-INF:BANDWIDTH=900000,CLOSED-CAPTIONS=NONE
+                480.m3u8
 
-        """, "no audio or subtitles group is left to name; closed captions are in the video")
+                """, "no audio or subtitles group is left to name; closed captions are in the video")
     }
 }

@@ -18,10 +18,13 @@ import Testing
     }
 
     /// The body of a `GET` of `url`, and the head that came with it.
-    private func get(_ url: URL, on client: OriginClient, headers: HTTPHeaders = [:], maximumRedirects: Int = 10,
-                     limit: Int = 512 << 10) async throws -> (OriginTransfer.Head, String) {
-        let transfer = OriginTransfer(.init(url: url, method: .GET, headers: headers), on: client,
-                                      maximumRedirects: maximumRedirects, limit: limit)
+    private func get(
+        _ url: URL, on client: OriginClient, headers: HTTPHeaders = [:], maximumRedirects: Int = 10,
+        limit: Int = 512 << 10
+    ) async throws -> (OriginTransfer.Head, String) {
+        let transfer = OriginTransfer(
+            .init(url: url, method: .GET, headers: headers), on: client,
+            maximumRedirects: maximumRedirects, limit: limit)
         let head = try await transfer.head()
         var body = Data()
         while let chunk = try await transfer.next() { body.append(chunk) }
@@ -94,8 +97,9 @@ import Testing
         let url = origin.url("/a")
         await #expect(throws: OriginClientError.redirectCycle(url)) { _ = try await get(url, on: client) }
         #expect(origin.requests.map(\.target) == ["/a", "/b"])
-        #expect(TransportFailure.reason(OriginClientError.redirectCycle(url), url: url)
-            == "127.0.0.1:\(origin.port) redirected back to \(url.absoluteString)")
+        #expect(
+            TransportFailure.reason(OriginClientError.redirectCycle(url), url: url)
+                == "127.0.0.1:\(origin.port) redirected back to \(url.absoluteString)")
         try await client.shutdown()
         try await origin.stop()
     }
@@ -118,8 +122,9 @@ import Testing
     @Test func anOriginThatStopsSendingFailsAfterTheReadTimeout() async throws {
         let origin = try await ScriptedOrigin.start { _ in .answer("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b") }
         let client = client(readTimeout: .milliseconds(200))
-        let transfer = OriginTransfer(.init(url: origin.url("/a"), method: .GET, headers: [:]), on: client,
-                                      maximumRedirects: 10, limit: 512 << 10)
+        let transfer = OriginTransfer(
+            .init(url: origin.url("/a"), method: .GET, headers: [:]), on: client,
+            maximumRedirects: 10, limit: 512 << 10)
         #expect(try await transfer.head().status == .ok)
         #expect(try await transfer.next() == Data("only ten b".utf8))
         await #expect(throws: OriginClientError.readTimeout) { _ = try await transfer.next() }
@@ -133,8 +138,9 @@ import Testing
         let body = String(repeating: "m", count: 4 << 20)
         let origin = try await ScriptedOrigin.start { _ in .answer(ScriptedOrigin.response(body: body)) }
         let client = client(readTimeout: .milliseconds(300))
-        let transfer = OriginTransfer(.init(url: origin.url("/a"), method: .GET, headers: [:]), on: client,
-                                      maximumRedirects: 10, limit: 64 << 10)
+        let transfer = OriginTransfer(
+            .init(url: origin.url("/a"), method: .GET, headers: [:]), on: client,
+            maximumRedirects: 10, limit: 64 << 10)
         _ = try await transfer.head()
         try await Task.sleep(for: .seconds(1))
         var received = 0
@@ -164,10 +170,11 @@ import Testing
         // Each loop keeps its own connection: the second loop's request does not take the first's.
         var answers: [String] = []
         for loop in [loops[0], loops[1], loops[0]] {
-            answers.append(try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
-                #expect(client.loop(for: url) === loop)
-                return try await get(url, on: client).1
-            })
+            answers.append(
+                try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
+                    #expect(client.loop(for: url) === loop)
+                    return try await get(url, on: client).1
+                })
         }
         #expect(answers == ["0", "1", "0"])
         // Asked from elsewhere, a host's requests keep to the one loop it maps to.

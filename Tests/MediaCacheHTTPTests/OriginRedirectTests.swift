@@ -20,8 +20,9 @@ import Testing
 
     @Test func relativeLocationsResolveAgainstTheAskedURL() {
         #expect(OriginRedirect.target(of: head(302, location: "b.mp4"), from: url) == URL(string: "https://cdn.example/v/b.mp4"))
-        #expect(OriginRedirect.target(of: head(302, location: "//edge.example/a.mp4"), from: url)
-            == URL(string: "https://edge.example/a.mp4"))
+        #expect(
+            OriginRedirect.target(of: head(302, location: "//edge.example/a.mp4"), from: url)
+                == URL(string: "https://edge.example/a.mp4"))
     }
 
     @Test func otherAnswersAreTheAnswer() {
@@ -33,8 +34,10 @@ import Testing
     }
 
     @Test func credentialsStayWithTheirOrigin() {
-        let headers: HTTPHeaders = ["Authorization": "Bearer x", "Cookie": "s=1", "Proxy-Authorization": "Basic y",
-                                    "Range": "bytes=0-1", "User-Agent": "MediaCache"]
+        let headers: HTTPHeaders = [
+            "Authorization": "Bearer x", "Cookie": "s=1", "Proxy-Authorization": "Basic y",
+            "Range": "bytes=0-1", "User-Agent": "MediaCache",
+        ]
         let sameOrigin = OriginRedirect.headers(headers, from: url, to: URL(string: "https://CDN.example:443/w/b.mp4")!)
         #expect(sameOrigin["Authorization"] == ["Bearer x"] && sameOrigin["Cookie"] == ["s=1"])
         for target in ["https://edge.example/a.mp4", "http://cdn.example/a.mp4", "https://cdn.example:8443/a.mp4"] {

@@ -96,8 +96,10 @@ private final class ScriptedHandler: ChannelInboundHandler {
     private var received = ""
     private var index = 0
 
-    init(connection: Int, script: @escaping @Sendable (ScriptedOrigin.Request) -> ScriptedOrigin.Reply,
-         log: Locked<ScriptedOrigin.Log>) {
+    init(
+        connection: Int, script: @escaping @Sendable (ScriptedOrigin.Request) -> ScriptedOrigin.Reply,
+        log: Locked<ScriptedOrigin.Log>
+    ) {
         self.connection = connection
         self.script = script
         self.log = log
@@ -115,8 +117,9 @@ private final class ScriptedHandler: ChannelInboundHandler {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             }
-            let request = ScriptedOrigin.Request(connection: connection, index: index, method: String(parts[0]),
-                                                 target: String(parts[1]), headers: headers)
+            let request = ScriptedOrigin.Request(
+                connection: connection, index: index, method: String(parts[0]),
+                target: String(parts[1]), headers: headers)
             index += 1
             log.withLock { $0.requests.append(request) }
             switch script(request) {

@@ -18,7 +18,8 @@ import Testing
             var configuration = DownloadManager.Configuration()
             configuration.attempts = 2
             configuration.initialBackoff = .milliseconds(10)
-            let manager = try await DownloadManager(loader: harness.playlists.loader, configuration: configuration.planningHLS(playlists: harness.playlists))
+            let manager = try await DownloadManager(
+                loader: harness.playlists.loader, configuration: configuration.planningHLS(playlists: harness.playlists))
             // The playlist fits; then the disk fills up.
             _ = try await harness.loader.revalidatedContent(of: url, maximumLength: 1 << 20) { _ in .seconds(60) }
             files.inject(.write, code: ENOSPC, pathContaining: "/data/")
@@ -69,8 +70,10 @@ import Testing
     }
 
     /// Fills the disk while a download runs, then frees it; `opened` gets each manager made.
-    private func fillUp(_ disk: String, origin: TestOrigin, loader: MediaLoader, directory: TemporaryDirectory,
-                        opened: (DownloadManager) -> Void) async throws {
+    private func fillUp(
+        _ disk: String, origin: TestOrigin, loader: MediaLoader, directory: TemporaryDirectory,
+        opened: (DownloadManager) -> Void
+    ) async throws {
         // One file whose segments are byte ranges: the size is known exactly before the download.
         let hls = try await TestHLS(.singleFileTS, seconds: 30).make(in: directory.path)
         for (path, data) in hls { origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
@@ -83,7 +86,8 @@ import Testing
         configuration.initialBackoff = .milliseconds(10)
         let url = origin.url("/hls/index.m3u8")
 
-        let checked = try await DownloadManager(loader: loader, configuration: configuration.planningHLS(playlists: PlaylistSource(store: loader.store, loader: loader)))
+        let checked = try await DownloadManager(
+            loader: loader, configuration: configuration.planningHLS(playlists: PlaylistSource(store: loader.store, loader: loader)))
         opened(checked)
         let refused = try await checked.download(url)
         var state = try await Self.settled(checked, refused.id)
@@ -92,7 +96,8 @@ import Testing
 
         // Without the check (an estimate that was too low), the disk itself fills up.
         configuration.freeSpace = { _ in .max }
-        let manager = try await DownloadManager(loader: loader, configuration: configuration.planningHLS(playlists: PlaylistSource(store: loader.store, loader: loader)))
+        let manager = try await DownloadManager(
+            loader: loader, configuration: configuration.planningHLS(playlists: PlaylistSource(store: loader.store, loader: loader)))
         opened(manager)
         try await manager.resume(refused.id)
         state = try await Self.settled(manager, refused.id)
@@ -131,7 +136,8 @@ import Testing
             harness.origin.serve("/hls/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
             var configuration = DownloadManager.Configuration()
             configuration.playbackQuietPeriod = .seconds(1)
-            let manager = try await DownloadManager(loader: harness.playlists.loader, configuration: configuration.planningHLS(playlists: harness.playlists))
+            let manager = try await DownloadManager(
+                loader: harness.playlists.loader, configuration: configuration.planningHLS(playlists: harness.playlists))
             do {
                 let download = try await manager.download(harness.origin.url("/hls/index.m3u8"))
                 let updates = await manager.updates()
@@ -150,7 +156,7 @@ import Testing
                     bytes.append(chunk.bytes)
                 }
                 let during = downloaded() - (atFirstChunk ?? 0)
-                #expect(Bytes(bytes) == Bytes(playing.bytes(in: 0 ..< 1 << 20)))
+                #expect(Bytes(bytes) == Bytes(playing.bytes(in: 0..<1 << 20)))
                 #expect(during <= 4 * (32 << 10), "the download fetched \(during) bytes while playback waited; at most what was in flight")
 
                 let state = try await manager.settled(download.id).state

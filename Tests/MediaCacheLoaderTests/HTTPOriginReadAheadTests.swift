@@ -80,8 +80,9 @@ import Testing
 
     @Test func cancellingAFetchWhoseRedirectIsUnansweredEndsItAtOnceAndStopsTheRedirect() async throws {
         try await EngineFixture.run { harness in
-            harness.serve("/late.mp4", length: 64 << 20,
-                          misbehavior: .init(bytesPerSecond: 1 << 20, firstByteDelay: .seconds(3)))
+            harness.serve(
+                "/late.mp4", length: 64 << 20,
+                misbehavior: .init(bytesPerSecond: 1 << 20, firstByteDelay: .seconds(3)))
             harness.origin.redirect("/moved.mp4", to: "/late.mp4")
             let http = harness.http
             let url = harness.origin.url("/moved.mp4")

@@ -25,9 +25,12 @@ import Testing
     func toleratedMisbehaviourStillGivesExactBytes(_ kind: OriginKind, _ index: Int) async throws {
         let (name, misbehavior) = Self.tolerated[index]
         // Five attempts: the origin fails three times before it answers.
-        try await EngineFixture.run(origin: kind, loading: {
-            $0.retry = .exponential(attempts: 5, initial: .milliseconds(10), maximum: .milliseconds(50))
-        }) { harness in
+        try await EngineFixture.run(
+            origin: kind,
+            loading: {
+                $0.retry = .exponential(attempts: 5, initial: .milliseconds(10), maximum: .milliseconds(50))
+            }
+        ) { harness in
             let length: Int64 = 600_000
             let content = harness.serve("/a.mp4", length: length, misbehavior: misbehavior)
             let record = try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4"))
@@ -38,8 +41,9 @@ import Testing
             #expect(Bytes(whole.bytes) == Bytes(content.bytes(in: 0..<length)), "\(name)")
             let again = try await harness.read("/a.mp4", ByteRequest(offset: 0))
             #expect(again.sources == [.cache: Int(length)], "\(name): a second read must come from the cache")
-            #expect(try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4")).contentInfo.totalLength == length,
-                    "\(name): the length is known once the whole body was seen")
+            #expect(
+                try await harness.loader.contentRecord(for: harness.origin.url("/a.mp4")).contentInfo.totalLength == length,
+                "\(name): the length is known once the whole body was seen")
         }
     }
 

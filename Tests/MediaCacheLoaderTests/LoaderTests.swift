@@ -17,8 +17,10 @@ import Testing
             #expect(Bytes(second.bytes) == Bytes(content.bytes(in: 1_000..<2_001_000)))
             #expect(second.sources == [.cache: 2_000_000])
             #expect(harness.origin.bytesSent(for: "/a.mp4") == 3_000_000)
-            #expect(harness.loader.statistics == CacheStatistics(
-                bytesFromCache: 2_000_000, bytesFromNetwork: 3_000_000, bytesFromOrigin: 3_000_000))
+            #expect(
+                harness.loader.statistics
+                    == CacheStatistics(
+                        bytesFromCache: 2_000_000, bytesFromNetwork: 3_000_000, bytesFromOrigin: 3_000_000))
         }
     }
 
@@ -150,8 +152,9 @@ import Testing
             // Each answer comes five seconds after its request and the body takes four, so that
             // the answer past the end comes after the first body ended, and a short read that a
             // busy machine starts late still joins while that body arrives.
-            let content = harness.serve("/open.bin", length: 1_000,
-                                        misbehavior: .init(chunked: true, bytesPerSecond: 250, firstByteDelay: .seconds(5)))
+            let content = harness.serve(
+                "/open.bin", length: 1_000,
+                misbehavior: .init(chunked: true, bytesPerSecond: 250, firstByteDelay: .seconds(5)))
             let url = harness.origin.url("/open.bin")
             let (firstBytes, firstBytesArrive) = AsyncStream.makeStream(of: Void.self)
             let whole = Task {
@@ -248,9 +251,10 @@ import Testing
             let read = try await harness.read("/a.mp4", ByteRequest(offset: 100_000, length: 300_000))
             #expect(Bytes(read.bytes) == Bytes(content.bytes(in: 100_000..<400_000)))
             #expect(try await harness.origin.settledBytesSent(for: "/a.mp4") == 300_000)
-            #expect(harness.origin.requests(for: "/a.mp4").map(\.range) == [
-                "bytes=200000-299999", "bytes=100000-199999", "bytes=300000-399999",
-            ])
+            #expect(
+                harness.origin.requests(for: "/a.mp4").map(\.range) == [
+                    "bytes=200000-299999", "bytes=100000-199999", "bytes=300000-399999",
+                ])
         }
     }
 
@@ -288,8 +292,9 @@ import Testing
             let stored = try harness.store.availableRanges(for: key).coveredLength
             #expect(stored == sent, "the origin sent \(sent) bytes; \(stored) were kept")
             let lead = MediaLoader.Configuration().initialReadahead
-            #expect(sent <= 300_000 + 64 << 10 + lead,
-                    "an abandoned read cost \(sent) bytes: \(harness.origin.requests(for: "/a.mp4").map { $0.range ?? "-" })")
+            #expect(
+                sent <= 300_000 + 64 << 10 + lead,
+                "an abandoned read cost \(sent) bytes: \(harness.origin.requests(for: "/a.mp4").map { $0.range ?? "-" })")
         }
     }
 
@@ -341,7 +346,8 @@ import Testing
             // chunk may come in memory, handed to the reader waiting for it before it is stored.
             #expect(parts.allSatisfy { $0.count <= 256 << 10 })
             let inMemory = parts.filter { !$0.isFile }
-            #expect(inMemory.allSatisfy { $0.source == .network && $0.count <= Int64(MediaLoader.Configuration().chunkSize) }, "\(inMemory)")
+            #expect(
+                inMemory.allSatisfy { $0.source == .network && $0.count <= Int64(MediaLoader.Configuration().chunkSize) }, "\(inMemory)")
             #expect(inMemory.count <= harness.origin.requests(for: "/a.mp4").count, "\(inMemory)")
             let cached = parts.filter { $0.source == .cache }
             #expect(cached.map(\.offset) == [100_000, 362_144, 624_288])
@@ -369,7 +375,8 @@ import Testing
             _ = try await harness.origin.settledBytesSent(for: "/a.mp4")
             let sizes = harness.origin.requests(for: "/a.mp4").compactMap { request -> Int64? in
                 guard let range = request.range?.dropFirst(6).split(separator: "-"), range.count == 2,
-                      let first = Int64(range[0]), let last = Int64(range[1]) else { return nil }
+                    let first = Int64(range[0]), let last = Int64(range[1])
+                else { return nil }
                 return last - first + 1
             }
             // Grown by consumption alone, the lead after 2 MiB would still be the initial one.
@@ -390,7 +397,8 @@ import Testing
             var asked = ByteRangeSet()
             for request in harness.origin.requests(for: path) {
                 guard let range = request.range?.dropFirst(6).split(separator: "-"), let first = Int64(range[0]),
-                      let last = Int64(range[1]) else { continue }
+                    let last = Int64(range[1])
+                else { continue }
                 let requested = ByteRange(offset: first, length: last - first + 1)
                 #expect(asked.coveredLength(in: requested) == 0, "\(request.range ?? "") asks again for bytes already asked for")
                 asked.insert(requested)

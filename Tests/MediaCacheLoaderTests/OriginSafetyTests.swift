@@ -10,8 +10,9 @@ import Testing
 /// was announced is stored.
 @Suite(.timeLimit(.minutes(1))) struct OriginSafetyTests {
     @Test func anEndlessHeaderBlockIsRefusedAndNotReadToItsEnd() async throws {
-        let origin = try await RawOrigin.start(head: "HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\n",
-                                               repeating: "X-Padding: " + String(repeating: "a", count: 1_000) + "\r\n")
+        let origin = try await RawOrigin.start(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\n",
+            repeating: "X-Padding: " + String(repeating: "a", count: 1_000) + "\r\n")
         try await EngineFixture.run { harness in
             await #expect {
                 for try await _ in harness.loader.read(origin.url("/a.mp4"), ByteRequest(offset: 0)) {}
@@ -74,22 +75,29 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let content = TestOrigin.Content.pattern(length: 300_000, seed: 9)
-        try content.bytes(in: 0 ..< 300_000).write(to: URL(fileURLWithPath: directory.appending("a.mp4")))
+        try content.bytes(in: 0..<300_000).write(to: URL(fileURLWithPath: directory.appending("a.mp4")))
         let certificate = directory.appending("cert.pem")
-        let made = try await CommandRun.run(path: openssl, [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory.appending("key.pem"), "-out", certificate,
-        ])
+        let made = try await CommandRun.run(
+            path: openssl,
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory.appending("key.pem"), "-out", certificate,
+            ])
         #expect(made.status == 0, "\(made.errorOutput)")
         let probe = LoopbackSocket()
         let port = try #require(probe.bindToFreePort())
         probe.close()
         // `-WWW` serves the files of its working directory over HTTPS with the self-signed certificate.
-        let server = try ChildProcess.spawn(path: "/bin/sh", ["-c", """
-            cd '\(directory.path)' && exec '\(openssl)' s_server -quiet -accept 127.0.0.1:\(port) -cert cert.pem -key key.pem -WWW
-            """], capturingOutput: false)
+        let server = try ChildProcess.spawn(
+            path: "/bin/sh",
+            [
+                "-c",
+                """
+                cd '\(directory.path)' && exec '\(openssl)' s_server -quiet -accept 127.0.0.1:\(port) -cert cert.pem -key key.pem -WWW
+                """,
+            ], capturingOutput: false)
         defer { server.send(SIGKILL) }
-        for _ in 0 ..< 200 where !LoopbackSocket.accepts(port: port) {
+        for _ in 0..<200 where !LoopbackSocket.accepts(port: port) {
             try await Task.sleep(for: .milliseconds(25))
         }
         let url = try #require(URL(string: "https://127.0.0.1:\(port)/a.mp4"))
@@ -115,7 +123,7 @@ import Testing
         for try await chunk in MediaLoader(store: store, origin: origin).read(url, ByteRequest(offset: 0)) {
             received.append(chunk.bytes)
         }
-        #expect(received == content.bytes(in: 0 ..< 300_000))
+        #expect(received == content.bytes(in: 0..<300_000))
         try store.close()
         try await origin.shutdown()
     }

@@ -41,8 +41,9 @@ import Testing
             try await play()
             let firstPass = harness.origin.bytesSent(for: "/movie.mp4")
             #expect(firstPass >= delivered.coveredLength)
-            #expect(Double(firstPass) <= Double(delivered.coveredLength) * 1.05,
-                    "origin sent \(firstPass) bytes for \(delivered.coveredLength) unique bytes")
+            #expect(
+                Double(firstPass) <= Double(delivered.coveredLength) * 1.05,
+                "origin sent \(firstPass) bytes for \(delivered.coveredLength) unique bytes")
 
             try await play()
             #expect(harness.origin.bytesSent(for: "/movie.mp4") == firstPass, "a second pass must cost nothing")

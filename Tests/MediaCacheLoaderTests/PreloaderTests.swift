@@ -39,7 +39,7 @@ import Testing
             _ = await Self.updates(until: 1, from: again)
             #expect(harness.origin.bytesSent(for: "/a.bin") == fetched, "cached bytes are not fetched again")
             let read = try await harness.read("/a.bin", ByteRequest(offset: 0, length: 1 << 20))
-            #expect(Bytes(read.bytes) == Bytes(content.bytes(in: 0 ..< 1 << 20)))
+            #expect(Bytes(read.bytes) == Bytes(content.bytes(in: 0..<1 << 20)))
         }
     }
 
@@ -107,15 +107,17 @@ import Testing
                 bytes.append(chunk.bytes)
             }
             let during = preloaded() - (atFirstChunk ?? 0)
-            #expect(Bytes(bytes) == Bytes(playing.bytes(in: 0 ..< 1 << 20)))
-            #expect(during <= 2 * configuration.stepSize,
-                    "preloads fetched \(during) bytes while playback waited; at most the steps in flight")
+            #expect(Bytes(bytes) == Bytes(playing.bytes(in: 0..<1 << 20)))
+            #expect(
+                during <= 2 * configuration.stepSize,
+                "preloads fetched \(during) bytes while playback waited; at most the steps in flight")
 
             let rest = await Self.updates(until: 2, from: stream)
             #expect(rest.filter(\.state.isFinal).map(\.state) == [.finished, .finished], "preloads go on once playback is quiet")
             // The origin counts a write once its socket took it, which may come after the
             // client has read the bytes and finished.
-            let settled = try await harness.origin.settledBytesSent(for: "/next1", quiet: .milliseconds(200))
+            let settled =
+                try await harness.origin.settledBytesSent(for: "/next1", quiet: .milliseconds(200))
                 + harness.origin.settledBytesSent(for: "/next2", quiet: .milliseconds(200))
             #expect(settled == 8 << 20)
         }

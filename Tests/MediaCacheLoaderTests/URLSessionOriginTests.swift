@@ -18,7 +18,7 @@ import Testing
             let url = test.url("/a.mp4")
             let partial = try await origin.fetch(OriginRequest(url: url, bytes: ByteRequest(offset: 1_000, end: 51_000)))
             #expect(partial.kind == .partial(offset: 1_000, length: 50_000) && partial.info.totalLength == 300_000)
-            #expect(try await Self.body(partial) == content.bytes(in: 1_000 ..< 51_000))
+            #expect(try await Self.body(partial) == content.bytes(in: 1_000..<51_000))
             #expect(test.requests(for: "/a.mp4").last?.headers["accept-encoding"] == "identity")
 
             let current = try #require(partial.info.etag)
@@ -101,8 +101,10 @@ import Testing
     }
 
     /// A test origin and a `URLSessionOrigin` over `session`.
-    private static func withOrigin(session: URLSession = URLSession(configuration: .ephemeral), headers: OriginHeaders = OriginHeaders(),
-                                   _ body: (TestOrigin, URLSessionOrigin) async throws -> Void) async throws {
+    private static func withOrigin(
+        session: URLSession = URLSession(configuration: .ephemeral), headers: OriginHeaders = OriginHeaders(),
+        _ body: (TestOrigin, URLSessionOrigin) async throws -> Void
+    ) async throws {
         let test = try await TestOrigin.start()
         let origin = URLSessionOrigin(session: session, headers: headers)
         do {
@@ -125,8 +127,10 @@ import Testing
 
 /// An app's session delegate that follows no redirect.
 private final class RefusingRedirects: NSObject, URLSessionTaskDelegate {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 }

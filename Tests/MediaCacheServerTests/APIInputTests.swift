@@ -92,11 +92,13 @@ import Testing
         try await ProxyHarness.run(configure: { $0.token = "t0ken-for-tests" }) { proxy in
             let origin = "https://cdn.example/v/a.mp4"
             let asked = proxy.local("api/url?u=" + (origin.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
-            let answer = try await proxy.request(asked, headers: [("Authorization", "Bearer t0ken-for-tests"), ("Host", "192.168.1.20:8080")])
+            let answer = try await proxy.request(
+                asked, headers: [("Authorization", "Bearer t0ken-for-tests"), ("Host", "192.168.1.20:8080")])
             #expect(answer.status == 200)
             #expect(text(answer) == "http://192.168.1.20:8080/t/t0ken-for-tests/https/cdn.example/v/a.mp4\n")
-            let refused = try await proxy.request(proxy.local("api/url?u=http%3A%2F%2Fu%3Ap%40cdn.example%2Fa.mp4"),
-                                                  headers: [("Authorization", "Bearer t0ken-for-tests")])
+            let refused = try await proxy.request(
+                proxy.local("api/url?u=http%3A%2F%2Fu%3Ap%40cdn.example%2Fa.mp4"),
+                headers: [("Authorization", "Bearer t0ken-for-tests")])
             #expect(refused.status == 400)
             #expect(text(refused).contains("user name or password"))
         }

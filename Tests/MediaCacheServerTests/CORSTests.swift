@@ -24,9 +24,11 @@ import Testing
             }
             #expect(hit.status == 206 && hit.headers["content-range"] == "bytes 0-99/100000")
 
-            let preflight = try await proxy.request(proxy.proxied("/v/index.m3u8"), method: .OPTIONS, headers: [
-                ("Origin", page), ("Access-Control-Request-Method", "GET"), ("Access-Control-Request-Headers", "range"),
-            ])
+            let preflight = try await proxy.request(
+                proxy.proxied("/v/index.m3u8"), method: .OPTIONS,
+                headers: [
+                    ("Origin", page), ("Access-Control-Request-Method", "GET"), ("Access-Control-Request-Headers", "range"),
+                ])
             #expect(preflight.status == 204)
             #expect(preflight.headers["access-control-allow-origin"] == page)
             #expect(preflight.headers["access-control-allow-headers"]?.contains("Range") == true)
@@ -34,8 +36,9 @@ import Testing
             let stranger = [("Origin", "http://127.0.0.1:10")]
             let other = try await proxy.request(proxy.proxied("/v/clip.mp4"), headers: stranger)
             #expect(other.status == 200 && other.headers["access-control-allow-origin"] == nil, "answered, not readable by its page")
-            let otherPreflight = try await proxy.request(proxy.proxied("/v/clip.mp4"), method: .OPTIONS,
-                                                         headers: stranger + [("Access-Control-Request-Method", "GET")])
+            let otherPreflight = try await proxy.request(
+                proxy.proxied("/v/clip.mp4"), method: .OPTIONS,
+                headers: stranger + [("Access-Control-Request-Method", "GET")])
             #expect(otherPreflight.status == 405 && otherPreflight.headers["access-control-allow-origin"] == nil)
         }
     }
@@ -66,51 +69,52 @@ import Testing
             // Video.js plays the stream with its own HLS engine (fetching every playlist and
             // segment from script), then the page reads an MP4's first bytes and their range.
             let page = """
-            <!doctype html><script src="/video.js"></script>
-            <video id="v" class="video-js" muted crossorigin="anonymous"></video>
-            <script>
-            const report = (what) => fetch('/report/' + what);
-            // `hls` is VHS's option in Video.js 7.5, `vhs` in later versions: never the browser's own HLS.
-            const engine = { overrideNative: true };
-            const player = videojs('v', { html5: { hls: engine, vhs: engine, nativeAudioTracks: false, nativeVideoTracks: false } });
-            player.muted(true);
-            player.src({ src: '\(hls)', type: 'application/x-mpegURL' });
-            player.play();
-            let reported = false;
-            player.on('timeupdate', async () => {
-              if (reported || player.currentTime() < 1) return;
-              reported = true;
-              const tech = player.tech({ IWillNotUseThisInPlugins: true });
-              if (!(tech.hls || tech.vhs)) return report('native');
-              try {
-                const answer = await fetch('\(clip)', { headers: { Range: 'bytes=0-99' } });
-                const body = await answer.arrayBuffer();
-                const range = answer.headers.get('Content-Range') ? 'exposed' : 'hidden';
-                report('played-' + answer.status + '-' + body.byteLength + '-' + range);
-              } catch (error) { return report('mp4-refused'); }
-              // Then the MP4 itself, in the same player: a CORS-mode media load (crossorigin).
-              player.src({ src: '\(clip)', type: 'video/mp4' });
-              player.one('loadedmetadata', () => {
-                player.on('timeupdate', () => { if (player.currentTime() > 0.5) report('mp4-played'); });
+                <!doctype html><script src="/video.js"></script>
+                <video id="v" class="video-js" muted crossorigin="anonymous"></video>
+                <script>
+                const report = (what) => fetch('/report/' + what);
+                // `hls` is VHS's option in Video.js 7.5, `vhs` in later versions: never the browser's own HLS.
+                const engine = { overrideNative: true };
+                const player = videojs('v', { html5: { hls: engine, vhs: engine, nativeAudioTracks: false, nativeVideoTracks: false } });
+                player.muted(true);
+                player.src({ src: '\(hls)', type: 'application/x-mpegURL' });
                 player.play();
-              });
-            });
-            player.on('error', () => report('hls-error-' + (player.error() && player.error().code)));
-            </script>
-            """
+                let reported = false;
+                player.on('timeupdate', async () => {
+                  if (reported || player.currentTime() < 1) return;
+                  reported = true;
+                  const tech = player.tech({ IWillNotUseThisInPlugins: true });
+                  if (!(tech.hls || tech.vhs)) return report('native');
+                  try {
+                    const answer = await fetch('\(clip)', { headers: { Range: 'bytes=0-99' } });
+                    const body = await answer.arrayBuffer();
+                    const range = answer.headers.get('Content-Range') ? 'exposed' : 'hidden';
+                    report('played-' + answer.status + '-' + body.byteLength + '-' + range);
+                  } catch (error) { return report('mp4-refused'); }
+                  // Then the MP4 itself, in the same player: a CORS-mode media load (crossorigin).
+                  player.src({ src: '\(clip)', type: 'video/mp4' });
+                  player.one('loadedmetadata', () => {
+                    player.on('timeupdate', () => { if (player.currentTime() > 0.5) report('mp4-played'); });
+                    player.play();
+                  });
+                });
+                player.on('error', () => report('hls-error-' + (player.error() && player.error().code)));
+                </script>
+                """
             pages.serve("/page.html", content: .data(Data(page.utf8), mimeType: "text/html"))
             pages.serve("/video.js", content: .data(videoJS, mimeType: "text/javascript"))
             let stranger = """
-            <!doctype html><script>
-            fetch('\(hls)').then(answer => answer.text()).then(() => fetch('/report/read'), () => fetch('/report/refused'));
-            </script>
-            """
+                <!doctype html><script>
+                fetch('\(hls)').then(answer => answer.text()).then(() => fetch('/report/read'), () => fetch('/report/refused'));
+                </script>
+                """
             strangers.serve("/page.html", content: .data(Data(stranger.utf8), mimeType: "text/html"))
 
             func reports(of origin: TestOrigin, _ url: String, among names: [String]) async throws -> [String] {
                 let profile = proxy.directory.appending("profile-\(origin.port)")
-                let browser = try ChildProcess.spawn(path: chromium, ChromiumTests.options + ["--user-data-dir=\(profile)", url],
-                                                     capturingOutput: false)
+                let browser = try ChildProcess.spawn(
+                    path: chromium, ChromiumTests.options + ["--user-data-dir=\(profile)", url],
+                    capturingOutput: false)
                 defer {
                     browser.send(SIGTERM)
                     browser.waitForExit()
@@ -123,8 +127,9 @@ import Testing
                 }
                 return seen
             }
-            let played = try await reports(of: pages, pages.url("/page.html").absoluteString,
-                                           among: ["mp4-played", "mp4-refused", "native", "hls-error-2", "hls-error-3", "hls-error-4"])
+            let played = try await reports(
+                of: pages, pages.url("/page.html").absoluteString,
+                among: ["mp4-played", "mp4-refused", "native", "hls-error-2", "hls-error-3", "hls-error-4"])
             #expect(played == ["mp4-played"], "Video.js on the allowed page played HLS, then the MP4: \(played)")
             #expect(!pages.requests(for: "/report/played-206-100-exposed").isEmpty, "the page read the MP4's range and its Content-Range")
             #expect(proxy.origin.requests(for: "/hls/segment0.ts").count == 1, "the stream came through the proxy")

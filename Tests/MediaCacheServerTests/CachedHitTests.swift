@@ -30,8 +30,10 @@ import Testing
             let logs = try TemporaryDirectory()
             defer { logs.remove() }
             let access = logs.appending("access.log")
-            try await ProxyHarness.run(configure: { $0.accessLog = access },
-                                       storing: { $0.fileSystem = FaultyFileSystem(sendsFiles: sendsFiles) }) { proxy in
+            try await ProxyHarness.run(
+                configure: { $0.accessLog = access },
+                storing: { $0.fileSystem = FaultyFileSystem(sendsFiles: sendsFiles) }
+            ) { proxy in
                 proxy.origin.serve(path, content: content)
                 _ = try await proxy.request(proxy.proxied(path))
                 let before = proxy.loader.statistics.bytesFromCache
@@ -46,7 +48,7 @@ import Testing
             }
             // The method, status and byte counts are the same; the date, time, time taken and
             // the origin's port in the target are not.
-            lines.append(ProxyLogTests.entries(try String(contentsOfFile: access, encoding: .utf8)).map { [$0[3]] + $0[5 ... 8] })
+            lines.append(ProxyLogTests.entries(try String(contentsOfFile: access, encoding: .utf8)).map { [$0[3]] + $0[5...8] })
         }
         for (index, (once, other)) in zip(answers[0], answers[1]).enumerated() {
             #expect(once.status == other.status, "request \(index)")
@@ -58,4 +60,3 @@ import Testing
         #expect(served[0] == served[1] && served[0] > 0)
     }
 }
-

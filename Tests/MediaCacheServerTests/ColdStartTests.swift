@@ -22,10 +22,11 @@ import Testing
         return bounds.count == 2 ? bounds[1] - bounds[0] + 1 : nil
     }
 
-    @Test(arguments: [
-        (nil, 200, 0, length - 1), ("bytes=0-", 206, 0, length - 1), ("bytes=300000-", 206, 300_000, length - 1),
-        ("bytes=100-199", 206, 100, 199), ("bytes=999990-2000000", 206, 999_990, length - 1),
-    ] as [(String?, Int, Int64, Int64)])
+    @Test(
+        arguments: [
+            (nil, 200, 0, length - 1), ("bytes=0-", 206, 0, length - 1), ("bytes=300000-", 206, 300_000, length - 1),
+            ("bytes=100-199", 206, 100, 199), ("bytes=999990-2000000", 206, 999_990, length - 1),
+        ] as [(String?, Int, Int64, Int64)])
     func aColdGetAsksTheOriginOnceForTheBytesItServes(_ range: String?, _ status: Int, _ first: Int64, _ last: Int64) async throws {
         try await ProxyHarness.run { proxy in
             let content = TestOrigin.Content.pattern(length: Self.length, seed: 41)

@@ -13,7 +13,7 @@ import Testing
                 defer { client.close() }
                 _ = client.send("GET /api/stats HTTP/1.1\r\nHost: x\r\n")
                 // One header line every 100 ms, for up to 10 s.
-                for line in 0 ..< 100 {
+                for line in 0..<100 {
                     guard client.send("X-Slow-\(line): 1\r\n"), !client.isClosedByServer() else { return (line, true) }
                     usleep(100_000)
                 }
@@ -99,7 +99,7 @@ import Testing
             }
             #expect(Self.shortResponses(to: "big.mp4", of: 32 << 20, in: access).count == 1, "the access log shows the short count")
             #expect(stalled.closed && stalled.bytes.count < 32 << 20, "\(stalled.bytes.count) bytes")
-            #expect(slow.closed && slow.bytes.suffix(4 << 20) == small.bytes(in: 0 ..< (4 << 20)))
+            #expect(slow.closed && slow.bytes.suffix(4 << 20) == small.bytes(in: 0..<(4 << 20)))
         }
     }
 
@@ -112,12 +112,12 @@ import Testing
                 let request = "GET /api/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                 // The two idle connections hold both slots once the server has accepted them.
                 var refusal = ""
-                for _ in 0 ..< 50 where !refusal.hasPrefix("HTTP/1.1 503") {
+                for _ in 0..<50 where !refusal.hasPrefix("HTTP/1.1 503") {
                     refusal = try Self.exchange(request, port: proxy.port)
                 }
                 first.close()
                 var served = ""
-                for _ in 0 ..< 50 where !served.hasPrefix("HTTP/1.1 200") {
+                for _ in 0..<50 where !served.hasPrefix("HTTP/1.1 200") {
                     served = try Self.exchange(request, port: proxy.port)
                 }
                 return (refusal, served)
@@ -130,7 +130,8 @@ import Testing
     @Test func aRequestWithBothContentLengthAndTransferEncodingIsRefused() async throws {
         try await ProxyHarness.run { proxy in
             let answer = try await RawClient.onThread { () throws(ConnectionError) in
-                try Self.exchange("""
+                try Self.exchange(
+                    """
                     POST /api/preload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n
                     """, port: proxy.port)
             }

@@ -53,12 +53,20 @@ import Testing
             // With -I curl writes the head to the output file; no body byte may follow it.
             #expect(String(decoding: head.body, as: UTF8.self).hasSuffix("\r\n\r\n"))
 
-            let matching = try await curl(proxy, ["-H", "Range: bytes=10-19", "-H", "If-Range: \(content.etag)",
-                                                  proxy.proxied("/a.mp4")], in: proxy.directory)
+            let matching = try await curl(
+                proxy,
+                [
+                    "-H", "Range: bytes=10-19", "-H", "If-Range: \(content.etag)",
+                    proxy.proxied("/a.mp4"),
+                ], in: proxy.directory)
             #expect(matching.status == 206)
             #expect(Bytes(matching.body) == Bytes(content.bytes(in: 10..<20)))
-            let stale = try await curl(proxy, ["-H", "Range: bytes=10-19", "-H", "If-Range: \"other\"",
-                                               proxy.proxied("/a.mp4")], in: proxy.directory)
+            let stale = try await curl(
+                proxy,
+                [
+                    "-H", "Range: bytes=10-19", "-H", "If-Range: \"other\"",
+                    proxy.proxied("/a.mp4"),
+                ], in: proxy.directory)
             #expect(stale.status == 200)
             #expect(stale.body.count == 100_000)
         }
@@ -73,8 +81,9 @@ import Testing
     func curl(_ proxy: ProxyHarness, _ arguments: [String], in directory: TemporaryDirectory) async throws -> Answer {
         let name = UUID().uuidString
         let (headerFile, bodyFile) = (directory.appending("\(name).headers"), directory.appending("\(name).body"))
-        let run = try await CommandRun.run(path: try Tools.require("curl"),
-                                           ["-s", "-D", headerFile, "-o", bodyFile] + arguments)
+        let run = try await CommandRun.run(
+            path: try Tools.require("curl"),
+            ["-s", "-D", headerFile, "-o", bodyFile] + arguments)
         #expect(run.status == 0, "curl: \(run.errorOutput)")
         let lines = String(decoding: FileManager.default.contents(atPath: headerFile) ?? Data(), as: UTF8.self)
             .components(separatedBy: "\r\n")

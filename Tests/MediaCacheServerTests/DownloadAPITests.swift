@@ -14,11 +14,13 @@ import Testing
             let master = proxy.origin.url("/hls/master.m3u8").absoluteString
             let decoder = APIJSON.decoder()
 
-            let bad = try await proxy.request(proxy.local("api/downloads"), method: .POST,
-                                              body: APIJSON.encoder().encode(DownloadRequest(url: master, variant: "fast")))
+            let bad = try await proxy.request(
+                proxy.local("api/downloads"), method: .POST,
+                body: APIJSON.encoder().encode(DownloadRequest(url: master, variant: "fast")))
             #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("variant"))
-            let absent = try await proxy.request(proxy.local("api/downloads"), method: .POST,
-                                                 body: APIJSON.encoder().encode(DownloadRequest(url: master, subtitles: "fr")))
+            let absent = try await proxy.request(
+                proxy.local("api/downloads"), method: .POST,
+                body: APIJSON.encoder().encode(DownloadRequest(url: master, subtitles: "fr")))
             #expect(absent.status == 400)
             #expect(String(decoding: absent.body, as: UTF8.self).hasPrefix("the presentation has no subtitles in fr; it has: "))
 

@@ -48,7 +48,9 @@ import Testing
             let before = originBytes(proxy, files)
             let sentBefore = Dictionary(uniqueKeysWithValues: files.keys.map { ($0, proxy.origin.bytesSent(for: "/hls/" + $0)) })
 
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             await #expect {
                 try await manager.download(master, selection: DownloadSelection(audio: .languages(["fr"])))
             } throws: { error in
@@ -69,8 +71,9 @@ import Testing
             let fetched = originBytes(proxy, files) - before
             let selected = files.filter { !$0.key.hasPrefix("v2/") && !$0.key.hasSuffix(".vtt") && $0.key != "v0/index_vtt.m3u8" }
             #expect(Double(fetched) <= 1.02 * Double(selected.values.map { Int64($0.count) }.reduce(0, +)), "\(fetched)")
-            #expect(files.keys.filter { $0.hasPrefix("v2/") && $0.hasSuffix(".ts") }
-                .allSatisfy { proxy.origin.bytesSent(for: "/hls/" + $0) == sentBefore[$0] }, "the other language was not downloaded")
+            #expect(
+                files.keys.filter { $0.hasPrefix("v2/") && $0.hasSuffix(".ts") }
+                    .allSatisfy { proxy.origin.bytesSent(for: "/hls/" + $0) == sentBefore[$0] }, "the other language was not downloaded")
             let members = try proxy.store.downloadMembers(of: done.id)
             #expect(try members.allSatisfy { try proxy.store.record(for: $0)?.isPinned == true }, "every byte of it pinned")
             #expect(try proxy.store.removeAll(includingPinned: false).isEmpty, "clear leaves downloads alone")
@@ -86,8 +89,11 @@ import Testing
             let offline = try await CommandRun.run(path: ffmpeg, decode + [proxy.proxied("/hls/master.m3u8")] + output)
             #expect(offline.status == 0 && offline.errorOutput.isEmpty, "\(offline.errorOutput)")
             #expect(offline.output == direct.output, "offline, exactly as from the origin")
-            let gstreamer = try await CommandRun.run(path: try Tools.require("gst-launch-1.0"), [
-                "-q", "playbin", "uri=" + proxy.proxied("/hls/master.m3u8"), "video-sink=fakesink", "audio-sink=fakesink"])
+            let gstreamer = try await CommandRun.run(
+                path: try Tools.require("gst-launch-1.0"),
+                [
+                    "-q", "playbin", "uri=" + proxy.proxied("/hls/master.m3u8"), "video-sink=fakesink", "audio-sink=fakesink",
+                ])
             #expect(gstreamer.status == 0, "GStreamer offline: \(gstreamer.output)\(gstreamer.errorOutput)")
             await manager.shutdown()
         }
@@ -103,12 +109,15 @@ import Testing
             let direct = try await HLSShapesTests.md5(url.absoluteString)
             let media = files.keys.filter { !$0.hasSuffix(".m3u8") }
             let sentBefore = media.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(url)
             let done = try await settled(manager, url)
             #expect(done.state == .completed, "\(shape): \(done.state)")
-            #expect(done.bytesExpected == done.bytesDone && !done.expectedIsEstimate || ![.singleFileTS, .singleFileFMP4].contains(shape),
-                    "byte ranges make the size exact up front")
+            #expect(
+                done.bytesExpected == done.bytesDone && !done.expectedIsEstimate || ![.singleFileTS, .singleFileFMP4].contains(shape),
+                "byte ranges make the size exact up front")
             let sent = media.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +) - sentBefore
             let size = media.map { Int64(files[$0]!.count) }.reduce(0, +)
             #expect(sent <= size, "\(shape): \(sent) bytes of segments, keys and init sections sent for \(size)")
@@ -124,7 +133,9 @@ import Testing
             let bytes = try await media.make(in: proxy.directory.path)
             proxy.origin.serve("/album/song.mp3", content: .data(bytes, mimeType: media.mimeType))
             let url = proxy.origin.url("/album/song.mp3")
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(url)
             let done = try await settled(manager, url)
             #expect(done.state == .completed)
@@ -132,7 +143,8 @@ import Testing
             await manager.shutdown()
             try await proxy.origin.stop()
             let ffmpeg = try Tools.require("ffmpeg")
-            let direct = try await CommandRun.run(path: ffmpeg, ["-v", "error", "-i", proxy.directory.appending(media.name), "-f", "md5", "-"])
+            let direct = try await CommandRun.run(
+                path: ffmpeg, ["-v", "error", "-i", proxy.directory.appending(media.name), "-f", "md5", "-"])
             let offline = try await CommandRun.run(path: ffmpeg, ["-v", "error", "-i", proxy.proxied("/album/song.mp3"), "-f", "md5", "-"])
             #expect(offline.status == 0 && offline.output == direct.output, "\(offline.errorOutput)")
         }
@@ -144,7 +156,9 @@ import Testing
             let media = TestMedia.faststartMP4(seconds: 3)
             proxy.origin.serve("/films/short.mp4", content: .data(try await media.make(in: proxy.directory.path), mimeType: media.mimeType))
             let url = proxy.origin.url("/films/short.mp4")
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(url)
             #expect(try await settled(manager, url).state == .completed)
             await manager.shutdown()
@@ -153,17 +167,20 @@ import Testing
             // The page and its reports come from a server of their own: the media's origin is gone.
             let pages = try await TestOrigin.start()
             let page = """
-            <!doctype html><video id="v" muted autoplay src="\(proxy.proxied("/films/short.mp4"))"></video>
-            <script>
-            const v = document.getElementById('v');
-            v.onended = () => fetch('/report/ended');
-            v.onerror = () => fetch('/report/error?code=' + (v.error && v.error.code));
-            </script>
-            """
+                <!doctype html><video id="v" muted autoplay src="\(proxy.proxied("/films/short.mp4"))"></video>
+                <script>
+                const v = document.getElementById('v');
+                v.onended = () => fetch('/report/ended');
+                v.onerror = () => fetch('/report/error?code=' + (v.error && v.error.code));
+                </script>
+                """
             pages.serve("/page.html", content: .data(Data(page.utf8), mimeType: "text/html"))
             let run = Task {
-                try await CommandRun.run(path: "/usr/bin/timeout", ["90", chromium] + ChromiumTests.options + [
-                    "--user-data-dir=\(proxy.directory.appending("profile"))", pages.url("/page.html").absoluteString])
+                try await CommandRun.run(
+                    path: "/usr/bin/timeout",
+                    ["90", chromium] + ChromiumTests.options + [
+                        "--user-data-dir=\(proxy.directory.appending("profile"))", pages.url("/page.html").absoluteString,
+                    ])
             }
             var reports: [String] = []
             let deadline = ContinuousClock.now + .seconds(90)
@@ -185,7 +202,9 @@ import Testing
             proxy.origin.serve("/films/clip.mp4", content: .data(bytes, mimeType: media.mimeType))
             proxy.origin.setMisbehavior(.init(bytesPerSecond: bytes.count / 3), for: "/films/clip.mp4")
             let url = proxy.origin.url("/films/clip.mp4")
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let download = try await manager.download(url)
             let halfway = try await reached(manager, download.id) { $0.bytesDone >= Int64(bytes.count) / 2 }
             #expect(halfway.durationSeconds > 9.9)
@@ -200,7 +219,9 @@ import Testing
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy, seconds: 24, bytesPerSecond: 400_000)
             let master = proxy.origin.url("/hls/master.m3u8")
-            var manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            var manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let download = try await manager.download(master)
             _ = try await reached(manager, download.id) { $0.segmentsDone >= 1 }
             try await manager.pause(download.id)
@@ -213,14 +234,20 @@ import Testing
             // The process ends while it downloads; the next one resumes it by itself.
             await manager.shutdown()
             #expect(try proxy.store.downloads().first?.state == "downloading")
-            manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             let done = try await settled(manager, master)
             #expect(done.state == .completed, "\(done.state)")
-            let selected = files.filter { $0.key.hasPrefix("v0/") && $0.key.hasSuffix(".ts") || $0.key.hasPrefix("v1/") && $0.key.hasSuffix(".ts") }
+            let selected = files.filter {
+                $0.key.hasPrefix("v0/") && $0.key.hasSuffix(".ts") || $0.key.hasPrefix("v1/") && $0.key.hasSuffix(".ts")
+            }
             let size = selected.values.map { Int64($0.count) }.reduce(0, +)
             let fetched = selected.keys.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
-            let log = selected.keys.sorted().map { "\($0): \(proxy.origin.bytesSent(for: "/hls/" + $0))/\(selected[$0]!.count) "
-                + proxy.origin.requests(for: "/hls/" + $0).map { $0.range ?? "all" }.joined(separator: ",") }
+            let log = selected.keys.sorted().map {
+                "\($0): \(proxy.origin.bytesSent(for: "/hls/" + $0))/\(selected[$0]!.count) "
+                    + proxy.origin.requests(for: "/hls/" + $0).map { $0.range ?? "all" }.joined(separator: ",")
+            }
             // Resumed transfers start where the stored bytes end. What the origin had sent but the
             // loader had not yet read when a transfer was interrupted (a pause, a shutdown) is
             // lost, at most one read of 64 KiB per transfer running.
@@ -234,7 +261,9 @@ import Testing
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy)
             let master = proxy.origin.url("/hls/master.m3u8")
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(master, selection: DownloadSelection(variant: .lowest, audio: .all, subtitles: .all))
             let done = try await settled(manager, master)
             #expect(done.state == .completed && done.renditions.map(\.kind) == [.variant, .audio, .audio, .subtitles])
@@ -253,10 +282,16 @@ import Testing
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy, seconds: 12, bytesPerSecond: 300_000)
             let master = proxy.origin.url("/hls/master.m3u8")
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(master, selection: DownloadSelection(audio: .languages(["en"])))
-            let play = try await CommandRun.run(path: try Tools.require("ffmpeg"), ["-v", "error", "-i", proxy.proxied("/hls/master.m3u8"),
-                                                                                   "-map", "0:v:0", "-map", "0:a:0", "-f", "null", "-"])
+            let play = try await CommandRun.run(
+                path: try Tools.require("ffmpeg"),
+                [
+                    "-v", "error", "-i", proxy.proxied("/hls/master.m3u8"),
+                    "-map", "0:v:0", "-map", "0:a:0", "-f", "null", "-",
+                ])
             #expect(play.status == 0, "\(play.errorOutput)")
             #expect(try await settled(manager, master).state == .completed)
             let shared = files.filter { ($0.key.hasPrefix("v0/") || $0.key.hasPrefix("v1/")) && $0.key.hasSuffix(".ts") }
@@ -273,7 +308,9 @@ import Testing
         try await ProxyHarness.run { proxy in
             let files = try await serveMultivariant(proxy)
             let master = proxy.origin.url("/hls/master.m3u8")
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(master, selection: DownloadSelection(audio: .languages(["en"])))
             _ = try await settled(manager, master)
             let english = files.keys.filter { !$0.hasPrefix("v2/") }.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
@@ -297,7 +334,9 @@ import Testing
         try await ProxyHarness.run { proxy in
             proxy.origin.serve("/album/track.mp3", content: .pattern(length: 3 << 20, seed: 9, mimeType: "audio/mpeg"))
             let url = proxy.origin.url("/album/track.mp3")
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader,
+                configuration: DownloadManager.Configuration().planningHLS(playlists: proxy.engine.playlists))
             try await manager.download(url, title: "Track")
             let done = try await settled(manager, url)
             #expect(done.state == .completed && done.isFile && done.resolved == nil)
@@ -314,7 +353,8 @@ import Testing
             var configuration = DownloadManager.Configuration()
             configuration.attempts = 2
             configuration.initialBackoff = .milliseconds(10)
-            let manager = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: configuration.planningHLS(playlists: proxy.engine.playlists))
+            let manager = try await DownloadManager(
+                loader: proxy.engine.playlists.loader, configuration: configuration.planningHLS(playlists: proxy.engine.playlists))
             let live = proxy.origin.url("/live/index.m3u8")
             try await manager.download(live)
             #expect(try await settled(manager, live).state.error?.contains("is a live playlist") == true)
@@ -324,8 +364,9 @@ import Testing
             let master = proxy.origin.url("/hls/master.m3u8")
             try await manager.download(master)
             let failed = try await settled(manager, master)
-            #expect(failed.state.error?.contains("segment1.ts") == true && failed.state.error?.contains("404") == true,
-                    "\(failed.state)")
+            #expect(
+                failed.state.error?.contains("segment1.ts") == true && failed.state.error?.contains("404") == true,
+                "\(failed.state)")
             proxy.origin.serve("/hls/v0/segment1.ts", content: .data(files["v0/segment1.ts"]!, mimeType: "video/mp2t"))
             try await manager.resume(failed.id)
             #expect(try await settled(manager, master).state == .completed, "it resumes where it failed")
@@ -334,7 +375,8 @@ import Testing
             var tight = configuration
             tight.freeSpace = { _ in 1_000 }
             proxy.origin.serve("/big.mp4", content: .pattern(length: 1 << 20, seed: 2))
-            let cramped = try await DownloadManager(loader: proxy.engine.playlists.loader, configuration: tight.planningHLS(playlists: proxy.engine.playlists))
+            let cramped = try await DownloadManager(
+                loader: proxy.engine.playlists.loader, configuration: tight.planningHLS(playlists: proxy.engine.playlists))
             try await cramped.download(proxy.origin.url("/big.mp4"))
             let refused = try await settled(cramped, proxy.origin.url("/big.mp4"))
             #expect(refused.state.error?.contains("disk has 1000 free") == true, "\(refused.state)")

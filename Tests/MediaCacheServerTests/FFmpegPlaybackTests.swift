@@ -22,8 +22,9 @@ import Testing
             let direct = try await Self.decodedHash(ffmpeg, file)
             let proxied = try await Self.decodedHash(ffmpeg, proxy.proxied("/media/\(name)"))
             #expect(proxied == direct, "\(name) through the proxy")
-            #expect(proxy.origin.bytesSent(for: "/media/\(name)") <= Int64(bytes.count) + 2,
-                    "\(name): every byte fetched once")
+            #expect(
+                proxy.origin.bytesSent(for: "/media/\(name)") <= Int64(bytes.count) + 2,
+                "\(name): every byte fetched once")
 
             try await proxy.origin.stop()
             let offline = try await Self.decodedHash(ffmpeg, proxy.proxied("/media/\(name)"))

@@ -37,8 +37,8 @@ import Testing
         }
         let logged = ProxyLogTests.entries(try String(contentsOfFile: access, encoding: .utf8))
         #expect(logged.count == 3)
-        #expect(Array(logged[1][5 ... 8]) == ["200", "\(Self.length)", "\(Self.length)", "0"])
-        #expect(Array(logged[2][5 ... 8]) == ["206", "2499001", "2499001", "0"])
+        #expect(Array(logged[1][5...8]) == ["200", "\(Self.length)", "\(Self.length)", "0"])
+        #expect(Array(logged[2][5...8]) == ["206", "2499001", "2499001", "0"])
     }
 
     @Test func aPartlyCachedResponseSwitchesBetweenFileSpansAndTheNetwork() async throws {
@@ -59,7 +59,7 @@ import Testing
         }
         let logged = ProxyLogTests.entries(try String(contentsOfFile: access, encoding: .utf8))
         let fromCache = 800_000 + 100_000
-        #expect(Array(logged[2][5 ... 8]) == ["200", "\(Self.length)", "\(fromCache)", "\(Self.length - fromCache)"])
+        #expect(Array(logged[2][5...8]) == ["200", "\(Self.length)", "\(fromCache)", "\(Self.length - fromCache)"])
     }
 
     @Test func clientsThatLeaveMidResponseLeaveNoDataFileOpen() async throws {
@@ -130,8 +130,9 @@ import Testing
         #expect(first(ByteRequest(offset: 0, length: 6_001)) == ProxyResponder.firstFileSpan)
         #expect(first(ByteRequest(offset: 10_000)) == ProxyResponder.firstFileSpan)
         #expect(ProxyResponder.firstFileSpan(of: ByteRequest(offset: 0, length: 100), cached: cached, totalLength: nil) == 100)
-        #expect(ProxyResponder.firstFileSpan(of: ByteRequest(offset: 0), cached: cached, totalLength: nil) == ProxyResponder.firstFileSpan,
-                "an unknown length may go on past what is cached")
+        #expect(
+            ProxyResponder.firstFileSpan(of: ByteRequest(offset: 0), cached: cached, totalLength: nil) == ProxyResponder.firstFileSpan,
+            "an unknown length may go on past what is cached")
     }
 
     @Test func aWriterThatCannotSendFilesGetsTheSpanInBuffers() async throws {

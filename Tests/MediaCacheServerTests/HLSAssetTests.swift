@@ -31,8 +31,9 @@ import Testing
             #expect(asset.members == nil, "members only on request")
             #expect((asset.statistics?.bytesServed ?? 0) > 0, "statistics roll up over the asset's resources")
 
-            let withMembers = try APIJSON.decoder().decode([EntryReport].self,
-                                                           from: try await proxy.request(proxy.local("api/entries?members=true")).body)
+            let withMembers = try APIJSON.decoder().decode(
+                [EntryReport].self,
+                from: try await proxy.request(proxy.local("api/entries?members=true")).body)
             let members = try #require(withMembers.first { $0.asset != nil }?.asset?.members)
             #expect(members.contains { $0.entry.url.hasSuffix(".ts") } && members.contains { $0.entry.url.hasSuffix("index.m3u8") })
 

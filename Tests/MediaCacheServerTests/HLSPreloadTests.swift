@@ -30,14 +30,16 @@ import Testing
 
             let fetched = files.keys.filter { proxy.origin.bytesSent(for: "/hls/" + $0) > sentBefore[$0] ?? 0 }
             let segments = fetched.filter { !$0.hasSuffix(".m3u8") }.sorted()
-            #expect(segments.contains { $0.hasPrefix("v0/") } && segments.contains { $0.hasPrefix("v1/") },
-                    "the variant and the default audio: \(segments)")
+            #expect(
+                segments.contains { $0.hasPrefix("v0/") } && segments.contains { $0.hasPrefix("v1/") },
+                "the variant and the default audio: \(segments)")
             #expect(segments.filter { $0.hasPrefix("v2/") } == ["v2/segment0.ts"], "of the other language, what ffmpeg probes")
             #expect(!segments.contains { $0.hasSuffix(".vtt") }, "no subtitles nobody turned on: \(segments)")
             let variantSegments = files.keys.filter { $0.hasPrefix("v0/") && $0.hasSuffix(".ts") }
             #expect(segments.filter { $0.hasPrefix("v0/") }.count < variantSegments.count, "only the first seconds")
-            #expect(fetched.filter { $0.hasSuffix(".m3u8") }.count == files.keys.filter { $0.hasSuffix(".m3u8") }.count,
-                    "every playlist, as players read them all")
+            #expect(
+                fetched.filter { $0.hasSuffix(".m3u8") }.count == files.keys.filter { $0.hasSuffix(".m3u8") }.count,
+                "every playlist, as players read them all")
 
             try await proxy.origin.stop()
             let offline = try await CommandRun.run(path: ffmpeg, arguments + [proxy.proxied("/hls/master.m3u8")] + output)

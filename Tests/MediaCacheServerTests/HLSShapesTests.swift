@@ -10,8 +10,9 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct HLSShapesTests {
     /// One decode of every video and audio stream, as an MD5 of the decoded frames.
     static func md5(_ url: String) async throws -> String {
-        let run = try await CommandRun.run(path: try Tools.require("ffmpeg"),
-                                           ["-v", "error", "-i", url, "-map", "0:v?", "-map", "0:a?", "-f", "md5", "-"])
+        let run = try await CommandRun.run(
+            path: try Tools.require("ffmpeg"),
+            ["-v", "error", "-i", url, "-map", "0:v?", "-map", "0:a?", "-f", "md5", "-"])
         #expect(run.status == 0, "\(url): \(run.errorOutput)")
         #expect(run.errorOutput.isEmpty, "\(url): \(run.errorOutput)")
         return run.output
@@ -64,8 +65,12 @@ import Testing
             let files = try await hls.make(in: proxy.directory.path)
             for (path, data) in files { proxy.origin.serve("/hls/" + path, content: .data(data, mimeType: TestHLS.mimeType(of: path))) }
             func play() async throws -> CommandRun {
-                try await CommandRun.run(path: gstreamer, ["-q", "playbin", "uri=" + proxy.proxied("/hls/" + hls.entry),
-                                                           "video-sink=fakesink", "audio-sink=fakesink"])
+                try await CommandRun.run(
+                    path: gstreamer,
+                    [
+                        "-q", "playbin", "uri=" + proxy.proxied("/hls/" + hls.entry),
+                        "video-sink=fakesink", "audio-sink=fakesink",
+                    ])
             }
             let online = try await play()
             #expect(online.status == 0, "\(online.output)\(online.errorOutput)")

@@ -7,8 +7,9 @@ import Testing
 /// and a miss on the same connection gets the kernel's size back before its first byte, so
 /// that its reader, and its fetch, run no further ahead of a player that leaves.
 @Suite(.timeLimit(.minutes(2))) struct HitSendBufferTests {
-    @Test(.enabled(if: LocalClientSendBuffer.size != nil, "the kernel here grants no larger send buffer"),
-          .timeLimit(.minutes(1)))
+    @Test(
+        .enabled(if: LocalClientSendBuffer.size != nil, "the kernel here grants no larger send buffer"),
+        .timeLimit(.minutes(1)))
     func aHitEnlargesItsConnectionsBufferAndAMissAfterItRestoresIt() async throws {
         let size = try #require(LocalClientSendBuffer.size)
         try await ProxyHarness.run { harness in
@@ -23,8 +24,9 @@ import Testing
             #expect(ServerSockets.option(SOL_SOCKET, SO_SNDBUF, port: harness.port) == [2 * size], "Linux doubles what is asked for")
             _ = try await afterHit
 
-            async let afterMiss = client.read(inTurn: [path("/hit.mp4"), path("/miss.mp4")], stopAfter: 256 << 10,
-                                              holding: .seconds(2))
+            async let afterMiss = client.read(
+                inTurn: [path("/hit.mp4"), path("/miss.mp4")], stopAfter: 256 << 10,
+                holding: .seconds(2))
             try await Task.sleep(for: .seconds(1))
             let buffers = ServerSockets.option(SOL_SOCKET, SO_SNDBUF, port: harness.port)
             #expect(buffers.count == 1 && buffers.allSatisfy { $0 < 2 * size }, "the kernel's size again: \(buffers)")

@@ -30,8 +30,9 @@ import Testing
             try await Task.sleep(for: .seconds(1))
             // Every server end on the port: the first read's may not have closed yet.
             let algorithms = ServerSockets.textOption(Int32(IPPROTO_TCP), TCP_CONGESTION, port: harness.port)
-            #expect(!algorithms.isEmpty && algorithms.allSatisfy { $0 == "reno" },
-                    "\(algorithms); the system's default is \(systemDefault.trimmingCharacters(in: .whitespacesAndNewlines))")
+            #expect(
+                !algorithms.isEmpty && algorithms.allSatisfy { $0 == "reno" },
+                "\(algorithms); the system's default is \(systemDefault.trimmingCharacters(in: .whitespacesAndNewlines))")
             _ = try await hit
         }
     }

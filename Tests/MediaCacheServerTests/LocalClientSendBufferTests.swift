@@ -9,12 +9,15 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct LocalClientSendBufferTests {
     @Test func theSizeIsAskedForOnlyWhereTheKernelGrantsMoreThanItsTuning() {
         let requested = LocalClientSendBuffer.requested
-        #expect(LocalClientSendBuffer.size(wmemMax: requested, tunedMax: requested) == requested,
-                "granted twice the request, more than the tuning's 4 MiB")
-        #expect(LocalClientSendBuffer.size(wmemMax: 212_992, tunedMax: 4 << 20) == nil,
-                "the usual wmem_max: asking would shrink the buffer to 416 KiB")
-        #expect(LocalClientSendBuffer.size(wmemMax: requested / 2, tunedMax: requested) == nil,
-                "granted just what the tuning reaches: nothing to gain")
+        #expect(
+            LocalClientSendBuffer.size(wmemMax: requested, tunedMax: requested) == requested,
+            "granted twice the request, more than the tuning's 4 MiB")
+        #expect(
+            LocalClientSendBuffer.size(wmemMax: 212_992, tunedMax: 4 << 20) == nil,
+            "the usual wmem_max: asking would shrink the buffer to 416 KiB")
+        #expect(
+            LocalClientSendBuffer.size(wmemMax: requested / 2, tunedMax: requested) == nil,
+            "granted just what the tuning reaches: nothing to gain")
         #expect(LocalClientSendBuffer.size(wmemMax: nil, tunedMax: 4 << 20) == nil)
         #expect(LocalClientSendBuffer.size(wmemMax: requested, tunedMax: nil) == nil)
     }

@@ -88,8 +88,12 @@ import Testing
                 }
             }
             defer { publishing.cancel() }
-            let run = try await CommandRun.run(path: "/usr/bin/timeout", ["-k", "5", "90", ffmpeg, "-v", "error", "-i",
-                                                                          proxied(proxy, live.url("/live/index.m3u8")), "-f", "md5", "-"])
+            let run = try await CommandRun.run(
+                path: "/usr/bin/timeout",
+                [
+                    "-k", "5", "90", ffmpeg, "-v", "error", "-i",
+                    proxied(proxy, live.url("/live/index.m3u8")), "-f", "md5", "-",
+                ])
             #expect(run.status == 0, "\(run.errorOutput)")
             let whole = live.segments.reduce(Data()) { $0 + (files[$1.url.lastPathComponent] ?? Data()) }
             let direct = proxy.directory.appending("whole.ts")

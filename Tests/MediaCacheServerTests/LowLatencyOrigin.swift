@@ -66,14 +66,17 @@ final class LowLatencyOrigin: Sendable {
             if let msn = request.uri.queryParameters.get("_HLS_msn", as: Int.self) {
                 await window.wait(for: msn, query: request.uri.query ?? "")
             }
-            let text = Self.playlist(segments, last: await window.last,
-                                     skipping: request.uri.queryParameters.get("_HLS_skip") == "YES")
-            return Response(status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+            let text = Self.playlist(
+                segments, last: await window.last,
+                skipping: request.uri.queryParameters.get("_HLS_skip") == "YES")
+            return Response(
+                status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }
         let (ports, portFound) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { portFound.yield($0.localAddress?.port ?? 0) })
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { portFound.yield($0.localAddress?.port ?? 0) })
         let server = Task { try await app.runService(gracefulShutdownSignals: []) }
         var found = ports.makeAsyncIterator()
         let port = await found.next() ?? 0
@@ -100,22 +103,24 @@ final class LowLatencyOrigin: Sendable {
         let target = Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
         let partTarget = (segments.map(\.duration).max() ?? 1) / 2
         var text = """
-        #EXTM3U
-        #EXT-X-VERSION:9
-        #EXT-X-TARGETDURATION:\(target)
-        #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(2 * target),PART-HOLD-BACK=\(String(format: "%.3f", 3 * partTarget))
-        #EXT-X-PART-INF:PART-TARGET=\(String(format: "%.3f", partTarget))
-        #EXT-X-MEDIA-SEQUENCE:0
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-TARGETDURATION:\(target)
+            #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(2 * target),PART-HOLD-BACK=\(String(format: "%.3f", 3 * partTarget))
+            #EXT-X-PART-INF:PART-TARGET=\(String(format: "%.3f", partTarget))
+            #EXT-X-MEDIA-SEQUENCE:0
 
-        """
+            """
         let skipped = skipping ? max(0, last - 1) : 0
         if skipped > 0 { text += "#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)\n" }
         for segment in segments[skipped...last] {
             let half = segment.length / 2
-            text += String(format: "#EXT-X-PART:DURATION=%.3f,URI=\"%@\",BYTERANGE=\"%d@0\",INDEPENDENT=YES\n",
-                           segment.duration / 2, segment.url.absoluteString, half)
-            text += String(format: "#EXT-X-PART:DURATION=%.3f,URI=\"%@\",BYTERANGE=\"%d@%d\"\n",
-                           segment.duration / 2, segment.url.absoluteString, segment.length - half, half)
+            text += String(
+                format: "#EXT-X-PART:DURATION=%.3f,URI=\"%@\",BYTERANGE=\"%d@0\",INDEPENDENT=YES\n",
+                segment.duration / 2, segment.url.absoluteString, half)
+            text += String(
+                format: "#EXT-X-PART:DURATION=%.3f,URI=\"%@\",BYTERANGE=\"%d@%d\"\n",
+                segment.duration / 2, segment.url.absoluteString, segment.length - half, half)
             text += String(format: "#EXTINF:%.6f,\n", segment.duration) + segment.url.absoluteString + "\n"
         }
         if last + 1 < segments.count {

@@ -70,8 +70,9 @@ import Testing
                 }
             }
             defer { live.cancel() }
-            let run = try await CommandRun.run(path: try Tools.require("ffmpeg"),
-                                               ["-v", "error", "-i", proxy.proxied("/live/index.m3u8"), "-f", "md5", "-"])
+            let run = try await CommandRun.run(
+                path: try Tools.require("ffmpeg"),
+                ["-v", "error", "-i", proxy.proxied("/live/index.m3u8"), "-f", "md5", "-"])
             #expect(run.status == 0, "\(run.errorOutput)")
             let whole = vod.segments.reduce(Data()) { $0 + (files[$1.uri] ?? Data()) }
             let direct = proxy.directory.appending("live-whole.ts")
@@ -107,8 +108,9 @@ import Testing
             try await Task.sleep(for: .milliseconds(2_100))
             let ended = try await proxy.request(proxy.proxied("/live/index.m3u8"))
             #expect(ended.status == 504)
-            #expect(String(decoding: ended.body, as: UTF8.self).contains("was last confirmed by its origin 3 s ago"),
-                    "\(String(decoding: ended.body, as: UTF8.self))")
+            #expect(
+                String(decoding: ended.body, as: UTF8.self).contains("was last confirmed by its origin 3 s ago"),
+                "\(String(decoding: ended.body, as: UTF8.self))")
         }
     }
 
@@ -131,8 +133,12 @@ import Testing
             let started = ContinuousClock.now
             // Reading the origin directly, ffmpeg ends about a second after it dies; through a proxy
             // that served the last window for ever, it polled until killed.
-            let run = try await CommandRun.run(path: "/usr/bin/timeout", ["-k", "5", "60", ffmpeg, "-v", "error", "-i",
-                                                                          proxy.proxied("/live/index.m3u8"), "-f", "null", "-"])
+            let run = try await CommandRun.run(
+                path: "/usr/bin/timeout",
+                [
+                    "-k", "5", "60", ffmpeg, "-v", "error", "-i",
+                    proxy.proxied("/live/index.m3u8"), "-f", "null", "-",
+                ])
             try await outage.value
             #expect(![124, 137].contains(run.status), "ffmpeg still read the stream a minute later")
             let limit = Duration.seconds(3 * vod.targetDuration + 20)

@@ -63,14 +63,18 @@ import Testing
     @Test func theAPIQueuesListsAndCancelsAndRefusesBadRequests() async throws {
         let registry = PrometheusCollectorRegistry()
         let allowed = try HostAllowList(["127.0.0.1"])
-        try await ProxyHarness.run(configure: {
-            $0.metrics = registry
-            $0.allowedHosts = allowed
-        }, engine: {
-            $0.preload.maxConcurrentJobs = 1
-        }, loading: {
-            $0.metricsFactory = PrometheusMetricsFactory(registry: registry)
-        }) { proxy in
+        try await ProxyHarness.run(
+            configure: {
+                $0.metrics = registry
+                $0.allowedHosts = allowed
+            },
+            engine: {
+                $0.preload.maxConcurrentJobs = 1
+            },
+            loading: {
+                $0.metricsFactory = PrometheusMetricsFactory(registry: registry)
+            }
+        ) { proxy in
             proxy.origin.serve("/slow.bin", content: .pattern(length: 8 << 20, seed: 3))
             proxy.origin.setMisbehavior(.init(bytesPerSecond: 1 << 20), for: "/slow.bin")
             proxy.origin.serve("/next.bin", content: .pattern(length: 1 << 20, seed: 4))

@@ -66,9 +66,12 @@ import Testing
 
     @Test func metricsAreInPrometheusTextFormat() async throws {
         let registry = PrometheusCollectorRegistry()
-        try await ProxyHarness.run(configure: { $0.metrics = registry }, loading: {
-            $0.metricsFactory = PrometheusMetricsFactory(registry: registry)
-        }) { proxy in
+        try await ProxyHarness.run(
+            configure: { $0.metrics = registry },
+            loading: {
+                $0.metricsFactory = PrometheusMetricsFactory(registry: registry)
+            }
+        ) { proxy in
             proxy.origin.serve("/a.mp4", content: .pattern(length: 30_000, seed: 1))
             _ = try await proxy.request(proxy.proxied("/a.mp4"))
             _ = try await proxy.request(proxy.proxied("/a.mp4"))

@@ -57,8 +57,10 @@ import Testing
         #expect(!allows("http://secure.example/a.mp4"))
     }
 
-    @Test(arguments: ["", " ", "https://cdn.example.com", "cdn.example.com/path", "cdn.example.com:0", "cdn.example.com:99999",
-                      "cdn..example.com", "*", "*.", "[::1", "user@cdn.example.com"])
+    @Test(arguments: [
+        "", " ", "https://cdn.example.com", "cdn.example.com/path", "cdn.example.com:0", "cdn.example.com:99999",
+        "cdn..example.com", "*", "*.", "[::1", "user@cdn.example.com",
+    ])
     func hostPatternsThatAreNotHostsAreRefused(_ pattern: String) {
         #expect(throws: HostAllowListError.invalidPattern(pattern)) { try HostAllowList([pattern]) }
     }

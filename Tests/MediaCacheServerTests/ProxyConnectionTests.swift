@@ -12,7 +12,9 @@ import Testing
             proxy.origin.serve("/a.mp4", content: content)
             _ = try await proxy.request(proxy.proxied("/a.mp4"))
             let path = Self.path(proxy.proxied("/a.mp4"), port: proxy.port)
-            let answer = try await Self.exchange(port: proxy.port, """
+            let answer = try await Self.exchange(
+                port: proxy.port,
+                """
                 GET \(path) HTTP/1.1\r\nHost: x\r\nRange: bytes=0-9\r\n\r\n\
                 GET \(path) HTTP/1.1\r\nHost: x\r\nRange: bytes=100000-299999\r\n\r\n\
                 GET /api/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n
@@ -60,7 +62,9 @@ import Testing
     @Test func aRequestBodyOverTheLimitIsRefusedAndTheConnectionClosed() async throws {
         try await ProxyHarness.run { proxy in
             let body = String(repeating: "x", count: (1 << 20) + 1)
-            let answer = try await Self.exchange(port: proxy.port, """
+            let answer = try await Self.exchange(
+                port: proxy.port,
+                """
                 POST /api/preload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)
                 """)
             let text = String(decoding: answer, as: UTF8.self)
@@ -88,7 +92,9 @@ import Testing
             #expect(answer.closed, "the server closes once both answers are sent")
             let text = String(decoding: answer.bytes.prefix(4096), as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 206"), "\(text.prefix(200))")
-            #expect(answer.bytes.count > Int(content.length) && answer.bytes.suffix(Int(content.length)) == content.bytes(in: 0..<content.length))
+            #expect(
+                answer.bytes.count > Int(content.length)
+                    && answer.bytes.suffix(Int(content.length)) == content.bytes(in: 0..<content.length))
         }
     }
 

@@ -16,12 +16,15 @@ import Testing
         var firstBytes: [ResourceKey: Data] = [:]
 
         /// Holds `cached` of a resource of 300,000 bytes of `mimeType`, whose first bytes are `first`.
-        init(_ url: URL = ProxyDecisionTests.clip, mimeType: String = "video/mp4", cached: ByteRangeSet = [ByteRange(0, 200_000)],
-             first: Data = Data(repeating: 7, count: 16)) {
+        init(
+            _ url: URL = ProxyDecisionTests.clip, mimeType: String = "video/mp4", cached: ByteRangeSet = [ByteRange(0, 200_000)],
+            first: Data = Data(repeating: 7, count: 16)
+        ) {
             let key = ResourceKey(url.absoluteString)
-            records[url] = ResourceRecord(key: key, url: url.absoluteString,
-                                          contentInfo: ContentInfo(totalLength: 300_000, mimeType: mimeType, etag: "\"v1\""),
-                                          generation: Generation(1), isPinned: false, available: cached)
+            records[url] = ResourceRecord(
+                key: key, url: url.absoluteString,
+                contentInfo: ContentInfo(totalLength: 300_000, mimeType: mimeType, etag: "\"v1\""),
+                generation: Generation(1), isPinned: false, available: cached)
             firstBytes[key] = first
         }
 
@@ -33,13 +36,17 @@ import Testing
         }
     }
 
-    static func decide(_ target: String, method: HTTPRequest.Method = .get, _ fields: [(String, String)] = [],
-                       stored: Stored = Stored(), token: String? = nil, allowedHosts: HostAllowList? = nil,
-                       limits: ProxyAccess.Limits = .init(), cors: CORSAllowList? = nil) -> ProxyDecision {
-        let rules = ProxyRules(access: ProxyAccess(token: token, limits: limits), allowedHosts: allowedHosts,
-                               targets: ProxyTargets(), hasMetrics: false, cors: cors)
-        return rules.decide(ProxyRequestHead(method: method, target: target, fields: fields.map { (name: $0.0, value: $0.1) }),
-                            stored: stored)
+    static func decide(
+        _ target: String, method: HTTPRequest.Method = .get, _ fields: [(String, String)] = [],
+        stored: Stored = Stored(), token: String? = nil, allowedHosts: HostAllowList? = nil,
+        limits: ProxyAccess.Limits = .init(), cors: CORSAllowList? = nil
+    ) -> ProxyDecision {
+        let rules = ProxyRules(
+            access: ProxyAccess(token: token, limits: limits), allowedHosts: allowedHosts,
+            targets: ProxyTargets(), hasMetrics: false, cors: cors)
+        return rules.decide(
+            ProxyRequestHead(method: method, target: target, fields: fields.map { (name: $0.0, value: $0.1) }),
+            stored: stored)
     }
 
     /// What a decision comes to, in a few words a table can hold.
@@ -58,13 +65,13 @@ import Testing
 
     @Test(arguments: [
         (method: "GET", fields: [("Range", "bytes=100-199")], expected: "hit 206 100-200"),
-        ("GET", [], "stream 200"),                                         // the last third is a gap
-        ("GET", [("Range", "bytes=150000-250000")], "stream 206"),         // runs into the gap
-        ("GET", [("Range", "bytes=-500")], "stream 206"),                  // the last bytes are a gap
-        ("HEAD", [("Range", "bytes=0-9")], "stream 206"),                  // a head has no bytes to send
+        ("GET", [], "stream 200"),  // the last third is a gap
+        ("GET", [("Range", "bytes=150000-250000")], "stream 206"),  // runs into the gap
+        ("GET", [("Range", "bytes=-500")], "stream 206"),  // the last bytes are a gap
+        ("HEAD", [("Range", "bytes=0-9")], "stream 206"),  // a head has no bytes to send
         ("GET", [("Range", "bytes=400000-")], "stream 416"),
-        ("GET", [("Range", "bytes=0-9"), ("Range", "bytes=20-29")], "stream 200"),   // two lines are one list: the whole
-        ("GET", [("Range", "bytes=0-9"), ("If-Range", "\"v0\"")], "stream 200"),     // another version: the whole
+        ("GET", [("Range", "bytes=0-9"), ("Range", "bytes=20-29")], "stream 200"),  // two lines are one list: the whole
+        ("GET", [("Range", "bytes=0-9"), ("If-Range", "\"v0\"")], "stream 200"),  // another version: the whole
         ("GET", [("Range", "bytes=0-9"), ("If-Range", "\"v1\"")], "hit 206 0-10"),
     ])
     func aStoredResourceIsAHitOnlyWhenEveryByteOfAGetIsCached(method: String, fields: [(String, String)], expected: String) {
@@ -79,23 +86,40 @@ import Testing
 
     @Test func aPreflightIsAnsweredForAnAllowedPageOnlyAndBeforeTheToken() throws {
         let cors = try CORSAllowList(["https://app.example", "http://127.0.0.1:8123"])
-        let preflight = [("Origin", "https://app.example"), ("Access-Control-Request-Method", "GET"),
-                         ("Access-Control-Request-Headers", "range")]
+        let preflight = [
+            ("Origin", "https://app.example"), ("Access-Control-Request-Method", "GET"),
+            ("Access-Control-Request-Headers", "range"),
+        ]
         let target = "/https/cdn.example/v.m3u8"
         #expect(Self.summary(Self.decide(target, method: .options, preflight, token: "s3cret-token", cors: cors)) == "preflight")
-        #expect(Self.summary(Self.decide(target, method: .options, [("Origin", "HTTP://127.0.0.1:8123"),
-                                                                     ("Access-Control-Request-Method", "GET")], cors: cors)) == "preflight")
-        #expect(Self.summary(Self.decide(target, method: .options, [("Origin", "https://evil.example"),
-                                                                     ("Access-Control-Request-Method", "GET")], cors: cors)) == "reject 405")
+        #expect(
+            Self.summary(
+                Self.decide(
+                    target, method: .options,
+                    [
+                        ("Origin", "HTTP://127.0.0.1:8123"),
+                        ("Access-Control-Request-Method", "GET"),
+                    ], cors: cors)) == "preflight")
+        #expect(
+            Self.summary(
+                Self.decide(
+                    target, method: .options,
+                    [
+                        ("Origin", "https://evil.example"),
+                        ("Access-Control-Request-Method", "GET"),
+                    ], cors: cors)) == "reject 405")
         #expect(Self.summary(Self.decide(target, method: .options, preflight)) == "reject 405", "no CORS without a list")
-        #expect(Self.summary(Self.decide(target, method: .options, [("Origin", "https://app.example")], cors: cors)) == "reject 405",
-                "an OPTIONS that is no preflight")
+        #expect(
+            Self.summary(Self.decide(target, method: .options, [("Origin", "https://app.example")], cors: cors)) == "reject 405",
+            "an OPTIONS that is no preflight")
     }
 
     @Test func onlyAnAllowedPageGetsTheCrossOriginFields() throws {
-        let rules = ProxyRules(access: ProxyAccess(token: nil, limits: .init()), allowedHosts: nil, targets: ProxyTargets(),
-                               hasMetrics: false, cors: try CORSAllowList(["https://app.example:443"]))
-        let allowed = rules.crossOriginFields(for: ProxyRequestHead(method: .get, target: "/", fields: [(name: "origin", value: "https://app.example")]))
+        let rules = ProxyRules(
+            access: ProxyAccess(token: nil, limits: .init()), allowedHosts: nil, targets: ProxyTargets(),
+            hasMetrics: false, cors: try CORSAllowList(["https://app.example:443"]))
+        let allowed = rules.crossOriginFields(
+            for: ProxyRequestHead(method: .get, target: "/", fields: [(name: "origin", value: "https://app.example")]))
         #expect(allowed?[.accessControlAllowOrigin] == "https://app.example")
         #expect(allowed?[.accessControlExposeHeaders] == "Content-Range, Content-Length, Accept-Ranges, Age")
         #expect(allowed?[.vary] == "Origin")
@@ -120,8 +144,9 @@ import Testing
         let object = Stored(list, mimeType: "application/octet-stream")
         #expect(Self.summary(Self.decide("/http/cdn.example/list", [("Range", "bytes=100-109")], stored: object)) == "hit 206 100-110")
         let uncached = Stored(list, mimeType: "text/plain", cached: [ByteRange(100, 200_000)])
-        #expect(Self.summary(Self.decide("/http/cdn.example/list", [("Range", "bytes=100-109")], stored: uncached)) == "fetch known",
-                "its first line is not cached: the origin's answer tells")
+        #expect(
+            Self.summary(Self.decide("/http/cdn.example/list", [("Range", "bytes=100-109")], stored: uncached)) == "fetch known",
+            "its first line is not cached: the origin's answer tells")
     }
 
     @Test func refusalsComeFirstAndSayWhy() throws {
@@ -150,7 +175,8 @@ import Testing
     @Test func theTokenIsTakenFromThePathOrTheHeadersAndEndpointsAreReachedWithoutIt() {
         let token = "s3cret-token"
         #expect(Self.summary(Self.decide("/t/\(token)" + Self.path, [("Range", "bytes=0-9")], token: token)) == "hit 206 0-10")
-        #expect(Self.summary(Self.decide(Self.path, [("Range", "bytes=0-9"), ("Authorization", "Bearer \(token)")], token: token))
+        #expect(
+            Self.summary(Self.decide(Self.path, [("Range", "bytes=0-9"), ("Authorization", "Bearer \(token)")], token: token))
                 == "hit 206 0-10")
         #expect(Self.summary(Self.decide("/t/\(token)/api/stats?x=1", token: token)) == "endpoint /api/stats?x=1")
         #expect(Self.summary(Self.decide("/api/url?u=x")) == "endpoint /api/url?u=x")
@@ -159,7 +185,8 @@ import Testing
     @Test func whatTheStoreCouldNotRecordIsRelayedUnlessItIsAPlaylist() {
         let failure = MediaStoreError.diskFull(key: nil, underlying: IOError(operation: "write", path: "data", code: ENOSPC))
         guard case .relay = ResourceAnswer.unrecorded(Self.clip, because: failure),
-              case .playlist = ResourceAnswer.unrecorded(URL(string: "http://cdn.example/v.m3u8")!, because: failure) else {
+            case .playlist = ResourceAnswer.unrecorded(URL(string: "http://cdn.example/v.m3u8")!, because: failure)
+        else {
             Issue.record("a clip is relayed, a playlist rewritten")
             return
         }

@@ -27,11 +27,13 @@ struct ProxyHarness {
     /// Runs `body` with a running proxy, configured by `configure`, over a fixture's engine
     /// configured by the other closures (see ``EngineFixture/run(isolation:origin:headers:engine:loading:storing:_:)``),
     /// and always shuts everything down.
-    static func run(configure: (inout ProxyServer.Configuration) -> Void = { _ in },
-                    engine configureEngine: (inout CacheEngine.Configuration) -> Void = { _ in },
-                    loading: (inout MediaLoader.Configuration) -> Void = { _ in },
-                    storing: (inout MediaStore.Configuration) -> Void = { _ in },
-                    _ body: (ProxyHarness) async throws -> Void) async throws {
+    static func run(
+        configure: (inout ProxyServer.Configuration) -> Void = { _ in },
+        engine configureEngine: (inout CacheEngine.Configuration) -> Void = { _ in },
+        loading: (inout MediaLoader.Configuration) -> Void = { _ in },
+        storing: (inout MediaStore.Configuration) -> Void = { _ in },
+        _ body: (ProxyHarness) async throws -> Void
+    ) async throws {
         let fixture = try await EngineFixture.start(engine: configureEngine, loading: loading, storing: storing)
         var configuration = ProxyServer.Configuration(host: "127.0.0.1", port: 0)
         configure(&configuration)
@@ -46,8 +48,9 @@ struct ProxyHarness {
         let server = Task { try await proxy.run(handlingSignals: false) { portContinuation.yield($0) } }
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        let harness = ProxyHarness(fixture: fixture, client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup),
-                                   port: port, server: server)
+        let harness = ProxyHarness(
+            fixture: fixture, client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup),
+            port: port, server: server)
         do {
             try await body(harness)
         } catch {
@@ -82,7 +85,9 @@ struct ProxyHarness {
     }
 
     /// Sends a request to the proxy and collects the answer; a broken body ends the collection.
-    func request(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: Data? = nil)
+    func request(
+        _ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: Data? = nil
+    )
         async throws -> Answer
     {
         var request = HTTPClientRequest(url: url)

@@ -49,16 +49,17 @@ import Testing
         }
         let accessText = try String(contentsOfFile: access, encoding: .utf8)
         let lines = accessText.split(separator: "\n")
-        #expect(lines.prefix(4).map { $0.split(separator: ":").first.map(String.init) }
-            == ["#Version", "#Software", "#Start-Date", "#Fields"])
+        #expect(
+            lines.prefix(4).map { $0.split(separator: ":").first.map(String.init) }
+                == ["#Version", "#Software", "#Start-Date", "#Fields"])
         #expect(lines[3] == "#Fields: " + ProxyLogFields.access.joined(separator: " "))
         let logged = Self.entries(accessText)
         #expect(logged.count == 4 && logged.allSatisfy { $0.count == ProxyLogFields.access.count })
         // date time c-ip cs-method cs-uri sc-status sc-bytes x-cache-bytes x-origin-bytes time-taken
         #expect(logged[0][2] == "127.0.0.1" && logged[0][3] == "GET")
         #expect(logged[0][4].hasPrefix("/t/-/http/127.0.0.1:") && !accessText.contains(token), "the token is redacted")
-        #expect(Array(logged[0][5 ... 8]) == ["200", "100000", "0", "100000"], "cold: all from the origin")
-        #expect(Array(logged[1][5 ... 8]) == ["200", "100000", "100000", "0"], "warm: all from the cache")
+        #expect(Array(logged[0][5...8]) == ["200", "100000", "0", "100000"], "cold: all from the origin")
+        #expect(Array(logged[1][5...8]) == ["200", "100000", "100000", "0"], "warm: all from the cache")
         #expect(logged[2][5] == "404" && logged[3][5] == "401")
         #expect(logged.allSatisfy { Double($0[9]) != nil })
 
@@ -97,8 +98,9 @@ import Testing
         let logging = LoggingResponder(log: ProxyLog(access: nil, errors: errors), inner: ForbiddingResponder())
         let channel = EmbeddedChannel()
         let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: Logger(label: "test")))
-        let request = Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/t/secret/a.mp4"),
-                              body: RequestBody(buffer: ByteBuffer()))
+        let request = Request(
+            head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/t/secret/a.mp4"),
+            body: RequestBody(buffer: ByteBuffer()))
         let response = try await logging.respond(to: request, context: context)
         await #expect(throws: ChannelError.ioOnClosedChannel) { try await response.body.write(HangingUpWriter()) }
         errors.close()
@@ -118,10 +120,11 @@ import Testing
         }
         log.close()
         let lines = try String(contentsOfFile: log.path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(lines == [
-            "2026-11-18 11:06:40 127.0.0.1 /a", #"2026-11-18 11:06:40 127.0.0.1 "/b with space""#,
-            "2026-11-18 11:06:41 127.0.0.1 /c", "2026-11-18 11:07:41 127.0.0.1 /d",
-        ])
+        #expect(
+            lines == [
+                "2026-11-18 11:06:40 127.0.0.1 /a", #"2026-11-18 11:06:40 127.0.0.1 "/b with space""#,
+                "2026-11-18 11:06:41 127.0.0.1 /c", "2026-11-18 11:07:41 127.0.0.1 /d",
+            ])
     }
 
     @Test func valuesWithSpacesOrQuotesAreQuoted() {

@@ -16,33 +16,35 @@ import Testing
         try await ProxyHarness.run(configure: { $0.token = "t0ken-for-tests" }) { proxy in
             let origin = "127.0.0.1:\(proxy.origin.port)"
             let playlist = """
-            #EXTM3U
-            #EXT-X-TARGETDURATION:4
-            #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
-            #EXT-X-KEY:METHOD=AES-128,URI="/keys/k.bin?sig=1"
-            #EXTINF:4,
-            seg0.m4s?sig=abc
-            #EXTINF:4,
-            http://\(origin)/elsewhere/seg1.m4s
-            #EXT-X-ENDLIST
+                #EXTM3U
+                #EXT-X-TARGETDURATION:4
+                #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
+                #EXT-X-KEY:METHOD=AES-128,URI="/keys/k.bin?sig=1"
+                #EXTINF:4,
+                seg0.m4s?sig=abc
+                #EXTINF:4,
+                http://\(origin)/elsewhere/seg1.m4s
+                #EXT-X-ENDLIST
 
-            """
+                """
             proxy.origin.serve("/v/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
-            let answer = try await proxy.request(proxy.proxied("/v/index.m3u8", token: "t0ken-for-tests"), headers: [("Range", "bytes=0-9")])
+            let answer = try await proxy.request(
+                proxy.proxied("/v/index.m3u8", token: "t0ken-for-tests"), headers: [("Range", "bytes=0-9")])
             #expect(answer.status == 200, "a playlist is answered whole")
             let prefix = "/t/t0ken-for-tests/http/\(origin)"
-            #expect(text(answer) == """
-            #EXTM3U
-            #EXT-X-TARGETDURATION:4
-            #EXT-X-MAP:URI="\(prefix)/v/init.mp4",BYTERANGE="720@0"
-            #EXT-X-KEY:METHOD=AES-128,URI="\(prefix)/keys/k.bin?sig=1"
-            #EXTINF:4,
-            \(prefix)/v/seg0.m4s?sig=abc
-            #EXTINF:4,
-            \(prefix)/elsewhere/seg1.m4s
-            #EXT-X-ENDLIST
+            #expect(
+                text(answer) == """
+                    #EXTM3U
+                    #EXT-X-TARGETDURATION:4
+                    #EXT-X-MAP:URI="\(prefix)/v/init.mp4",BYTERANGE="720@0"
+                    #EXT-X-KEY:METHOD=AES-128,URI="\(prefix)/keys/k.bin?sig=1"
+                    #EXTINF:4,
+                    \(prefix)/v/seg0.m4s?sig=abc
+                    #EXTINF:4,
+                    \(prefix)/elsewhere/seg1.m4s
+                    #EXT-X-ENDLIST
 
-            """)
+                    """)
             #expect(answer.headers["content-length"] == "\(answer.body.count)")
             #expect(answer.headers["content-type"] == "application/vnd.apple.mpegurl")
             let head = try await proxy.request(proxy.proxied("/v/index.m3u8", token: "t0ken-for-tests"), method: .HEAD)
@@ -119,35 +121,36 @@ import Testing
         try await ProxyHarness.run { proxy in
             let origin = "127.0.0.1:\(proxy.origin.port)"
             let playlist = """
-            #EXTM3U
-            #EXT-X-TARGETDURATION:
-            #EXT-X-MEDIA-SEQUENCE:-1
-            #EXT-X-PLAYLIST-TYPE:LIVE
-            #EXT-X-KEY:METHOD=AES-128,URI="k
-            #EXT-X-MAP:URI="init.mp4"
-            #EXTINF:4.0,a title, with commas
-            seg0.ts
-            #EXTINF:four,
-            seg1.ts
+                #EXTM3U
+                #EXT-X-TARGETDURATION:
+                #EXT-X-MEDIA-SEQUENCE:-1
+                #EXT-X-PLAYLIST-TYPE:LIVE
+                #EXT-X-KEY:METHOD=AES-128,URI="k
+                #EXT-X-MAP:URI="init.mp4"
+                #EXTINF:4.0,a title, with commas
+                seg0.ts
+                #EXTINF:four,
+                seg1.ts
 
-            """
+                """
             proxy.origin.serve("/odd/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
             let answer = try await proxy.request(proxy.proxied("/odd/index.m3u8"))
             #expect(answer.status == 200)
             let prefix = "/http/\(origin)/odd"
-            #expect(text(answer) == """
-            #EXTM3U
-            #EXT-X-TARGETDURATION:
-            #EXT-X-MEDIA-SEQUENCE:-1
-            #EXT-X-PLAYLIST-TYPE:LIVE
-            #EXT-X-KEY:METHOD=AES-128,URI="k
-            #EXT-X-MAP:URI="\(prefix)/init.mp4"
-            #EXTINF:4.0,a title, with commas
-            \(prefix)/seg0.ts
-            #EXTINF:four,
-            \(prefix)/seg1.ts
+            #expect(
+                text(answer) == """
+                    #EXTM3U
+                    #EXT-X-TARGETDURATION:
+                    #EXT-X-MEDIA-SEQUENCE:-1
+                    #EXT-X-PLAYLIST-TYPE:LIVE
+                    #EXT-X-KEY:METHOD=AES-128,URI="k
+                    #EXT-X-MAP:URI="\(prefix)/init.mp4"
+                    #EXTINF:4.0,a title, with commas
+                    \(prefix)/seg0.ts
+                    #EXTINF:four,
+                    \(prefix)/seg1.ts
 
-            """)
+                    """)
             #expect(try await proxy.request(proxy.proxied("/odd/index.m3u8")).body == answer.body, "and again from the cache")
         }
     }
@@ -156,15 +159,15 @@ import Testing
         try await ProxyHarness.run { proxy in
             let origin = "127.0.0.1:\(proxy.origin.port)"
             let playlist = """
-            #EXTM3U
-            #EXT-X-TARGETDURATION:4
-            #EXT-X-KEY:METHOD=AES-128,URI="../../../../../etc/passwd"
-            #EXT-X-MAP:URI="/../api/entries"
-            #EXTINF:4,
-            ../../seg.ts
-            #EXT-X-ENDLIST
+                #EXTM3U
+                #EXT-X-TARGETDURATION:4
+                #EXT-X-KEY:METHOD=AES-128,URI="../../../../../etc/passwd"
+                #EXT-X-MAP:URI="/../api/entries"
+                #EXTINF:4,
+                ../../seg.ts
+                #EXT-X-ENDLIST
 
-            """
+                """
             proxy.origin.serve("/a/b/index.m3u8", content: .data(Data(playlist.utf8), mimeType: "application/vnd.apple.mpegurl"))
             let answer = try await proxy.request(proxy.proxied("/a/b/index.m3u8"))
             #expect(answer.status == 200)
@@ -194,8 +197,9 @@ import Testing
             let sentDirectly = segments.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +)
             #expect(try await md5(proxy.proxied("/hls/index.m3u8")) == direct)
             let sentThroughProxy = segments.map { proxy.origin.bytesSent(for: "/hls/" + $0) }.reduce(0, +) - sentDirectly
-            #expect(sentThroughProxy == files.filter { $0.key.hasSuffix(".ts") }.map { Int64($0.value.count) }.reduce(0, +),
-                    "every segment came through the proxy, each once")
+            #expect(
+                sentThroughProxy == files.filter { $0.key.hasSuffix(".ts") }.map { Int64($0.value.count) }.reduce(0, +),
+                "every segment came through the proxy, each once")
 
             try await proxy.origin.stop()
             #expect(try await md5(proxy.proxied("/hls/index.m3u8")) == direct, "offline, from the cache")

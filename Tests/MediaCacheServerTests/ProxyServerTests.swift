@@ -26,9 +26,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("bytes=100-199", 100, 199), ("bytes=1400000-", 1_400_000, 1_499_999), ("bytes=-500", 1_499_500, 1_499_999),
-    ] as [(String, Int64, Int64)])
+    @Test(
+        arguments: [
+            ("bytes=100-199", 100, 199), ("bytes=1400000-", 1_400_000, 1_499_999), ("bytes=-500", 1_499_500, 1_499_999),
+        ] as [(String, Int64, Int64)])
     func rangesGetExactPartialContent(_ range: String, _ first: Int64, _ last: Int64) async throws {
         try await ProxyHarness.run { proxy in
             let content = TestOrigin.Content.pattern(length: 1_500_000, seed: 12)

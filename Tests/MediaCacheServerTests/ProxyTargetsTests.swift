@@ -6,8 +6,10 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ProxyTargetsTests {
     @Test func aRememberedPathStandsForTheSameOriginAsReadingIt() throws {
         let targets = ProxyTargets()
-        for target in ["/https/cdn.example/v/clip.mp4?t=1", "/http/cdn.example:0090/a.mp4", "/https/%5B::1%5D:8443/b.m3u8#frag",
-                       "/HTTPS/cdn.example/%E2%82%AC.mp4"] {
+        for target in [
+            "/https/cdn.example/v/clip.mp4?t=1", "/http/cdn.example:0090/a.mp4", "/https/%5B::1%5D:8443/b.m3u8#frag",
+            "/HTTPS/cdn.example/%E2%82%AC.mp4",
+        ] {
             let first = try targets.origin(forTarget: target)
             let again = try targets.origin(forTarget: target)
             #expect(first == (try ProxyURL.origin(forTarget: target)), "\(target)")
@@ -27,7 +29,7 @@ import Testing
 
     @Test func memoryStaysBoundedByPathsAndTheirLength() throws {
         let targets = ProxyTargets()
-        for index in 0 ..< ProxyTargets.capacity * 3 {
+        for index in 0..<ProxyTargets.capacity * 3 {
             _ = try targets.origin(forTarget: "/https/cdn.example/\(index).mp4")
             #expect(targets.count <= ProxyTargets.capacity)
         }

@@ -59,7 +59,9 @@ import Testing
     /// Found by fuzzing (`Fuzz/regressions/playlist`): a playlist URI whose host held an encoded
     /// `/` was rewritten to a proxy path the proxy then refused. Such a URI is left as it is.
     @Test func aHostWithAnEncodedDelimiterOrAnImpossiblePortHasNoProxyPath() {
-        for origin in ["https://other.ea%2Fb/x.ts", "https://a%40b/x.ts", "https://a%3Fb/x.ts", "https://a%20b/x.ts", "https://a%22.ts/x.ts"] {
+        for origin in [
+            "https://other.ea%2Fb/x.ts", "https://a%40b/x.ts", "https://a%3Fb/x.ts", "https://a%20b/x.ts", "https://a%22.ts/x.ts",
+        ] {
             #expect(ProxyURL.path(for: URL(string: origin)!) == nil, "\(origin)")
         }
         #expect(ProxyURL.path(for: URL(string: "https://cdn-1.example:8443/x.ts")!) == "/https/cdn-1.example:8443/x.ts")
@@ -75,8 +77,10 @@ import Testing
     /// origin a second spelling, so a second cache key.
     @Test func anAuthorityIsReadAsOneHostAndPort() throws {
         // `invalid-punycode-label`: an `xn--` label that IDNA cannot decode names no host.
-        for target in ["/https/a%3Fb/x.ts", "/https/a%23b/x.ts", "/https/a%2540b/x.ts", "/https/a%20b/x.ts", "/https/%5B%5D:8443/x.ts",
-                       "/http/127...0&0.xn--80/a//b/"] {
+        for target in [
+            "/https/a%3Fb/x.ts", "/https/a%23b/x.ts", "/https/a%2540b/x.ts", "/https/a%20b/x.ts", "/https/%5B%5D:8443/x.ts",
+            "/http/127...0&0.xn--80/a//b/",
+        ] {
             #expect(throws: ProxyURLError.self, "\(target)") { try ProxyURL.origin(forTarget: target) }
         }
         #expect(try ProxyURL.origin(forTarget: "/https/%5B::1%5D:/a.ts").absoluteString == "https://[::1]/a.ts")

@@ -9,10 +9,11 @@ import Testing
         RangeResponsePlan(range: range, ifRange: ifRange, info: info ?? self.info)
     }
 
-    @Test(arguments: [
-        ("bytes=0-99", 0, 99), ("bytes=900-", 900, 999), ("bytes=-100", 900, 999), ("bytes=-5000", 0, 999),
-        ("bytes=990-2000", 990, 999), ("BYTES= 10 - 19 ", 10, 19), ("bytes=999-999", 999, 999),
-    ] as [(String, Int64, Int64)])
+    @Test(
+        arguments: [
+            ("bytes=0-99", 0, 99), ("bytes=900-", 900, 999), ("bytes=-100", 900, 999), ("bytes=-5000", 0, 999),
+            ("bytes=990-2000", 990, 999), ("BYTES= 10 - 19 ", 10, 19), ("bytes=999-999", 999, 999),
+        ] as [(String, Int64, Int64)])
     func theThreeRangeFormsGetExactPartialContent(_ range: String, _ first: Int64, _ last: Int64) {
         let answer = plan(range)
         #expect(answer.status == 206)
@@ -46,8 +47,10 @@ import Testing
     }
 
     @Test func multipleMalformedOrForeignRangesGetTheWholeBody() {
-        for range in ["bytes=0-1,5-6", "bytes=5-1", "items=0-1", "bytes=a-b", "bytes=", "bytes=--1",
-                      "bytes=99999999999999999999-", "bytes=-99999999999999999999", "bytes=0-99999999999999999999", nil] as [String?] {
+        for range in [
+            "bytes=0-1,5-6", "bytes=5-1", "items=0-1", "bytes=a-b", "bytes=", "bytes=--1",
+            "bytes=99999999999999999999-", "bytes=-99999999999999999999", "bytes=0-99999999999999999999", nil,
+        ] as [String?] {
             let answer = plan(range)
             #expect(answer.status == 200, "\(range ?? "none")")
             // Only a request without a Range header said it takes the whole body.

@@ -7,8 +7,9 @@ import Testing
 /// `server.json` holds the token: it is born readable by its owner only, and a failed write
 /// leaves no temporary copy behind.
 @Suite(.timeLimit(.minutes(2))) struct ServerAnnouncementTests {
-    let announcement = ServerAnnouncement(pid: getpid(), url: URL(string: "http://127.0.0.1:8080/t/t0ken-for-tests/")!,
-                                          token: "t0ken-for-tests")
+    let announcement = ServerAnnouncement(
+        pid: getpid(), url: URL(string: "http://127.0.0.1:8080/t/t0ken-for-tests/")!,
+        token: "t0ken-for-tests")
 
     @Test func theAnnouncementIsWrittenForItsOwnerOnly() throws {
         let directory = try TemporaryDirectory()

@@ -36,8 +36,10 @@ enum ServerSockets {
         }
     }
 
-    private static func address(of descriptor: Int32, into address: inout sockaddr_in,
-                                _ read: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) -> Bool {
+    private static func address(
+        of descriptor: Int32, into address: inout sockaddr_in,
+        _ read: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32
+    ) -> Bool {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         return withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { read(descriptor, $0, &length) == 0 }

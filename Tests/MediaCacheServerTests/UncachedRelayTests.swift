@@ -19,10 +19,12 @@ import Testing
         let files = FaultyFileSystem()
         let logs = try TemporaryDirectory()
         defer { logs.remove() }
-        try await ProxyHarness.run(configure: {
-            $0.accessLog = logs.appending("access.log")
-            $0.errorLog = logs.appending("error.log")
-        }, storing: { $0.fileSystem = files }) { proxy in
+        try await ProxyHarness.run(
+            configure: {
+                $0.accessLog = logs.appending("access.log")
+                $0.errorLog = logs.appending("error.log")
+            }, storing: { $0.fileSystem = files }
+        ) { proxy in
             let content = TestOrigin.Content.pattern(length: Self.length, seed: 7)
             proxy.origin.serve("/a.mp4", content: content)
             let expected = content.bytes(in: 0..<Self.length)
@@ -33,7 +35,7 @@ import Testing
             let whole = try await proxy.request(proxy.proxied("/a.mp4"))
             #expect(whole.status == 200 && whole.body == expected)
             let tail = try await proxy.request(proxy.proxied("/a.mp4"), headers: [("Range", "bytes=2000000-2999999")])
-            #expect(tail.status == 206 && tail.body == expected[2_000_000 ..< 3_000_000])
+            #expect(tail.status == 206 && tail.body == expected[2_000_000..<3_000_000])
             #expect(tail.headers["content-range"] == "bytes 2000000-2999999/\(Self.length)")
             let key = proxy.store.key(for: proxy.origin.url("/a.mp4"))
             #expect(try proxy.store.availableRanges(for: key).ranges == [ByteRange(0, 1_000_000)])
@@ -48,7 +50,7 @@ import Testing
         #expect(errors.allSatisfy { $0[6].contains("disk full") && $0[6].contains("from the origin without caching") })
         let access = ProxyLogTests.entries(try String(contentsOfFile: logs.appending("access.log"), encoding: .utf8))
         // The whole read: the cached megabyte from the cache, the rest from the origin.
-        #expect(Array(access[1][5 ... 8]) == ["200", "\(Self.length)", "1000000", "\(Self.length - 1_000_000)"])
+        #expect(Array(access[1][5...8]) == ["200", "\(Self.length)", "1000000", "\(Self.length - 1_000_000)"])
     }
 
     @Test func aRequestNothingCanBeStoredForIsRelayedWhole() async throws {

@@ -23,8 +23,9 @@ import Testing
             #expect(limits() == [Int(UnsentByteLimit.bytes)])
             _ = try await miss
 
-            async let hitAfterMiss = client.read(inTurn: [path("/small.mp4"), path("/hit.mp4")], stopAfter: 1 << 20,
-                                                 holding: .seconds(2))
+            async let hitAfterMiss = client.read(
+                inTurn: [path("/small.mp4"), path("/hit.mp4")], stopAfter: 1 << 20,
+                holding: .seconds(2))
             try await Task.sleep(for: .seconds(1))
             #expect(limits() == [0], "lifted for the hit")
             _ = try await hitAfterMiss

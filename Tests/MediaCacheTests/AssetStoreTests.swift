@@ -14,8 +14,9 @@ import Testing
     /// Stores `length` bytes of `path` in full.
     static func store(_ store: MediaStore, _ path: String, length: Int64 = 1_000) throws {
         let generation = try store.setContentInfo(ContentInfo(totalLength: length, etag: "\"1\""), for: url(path))
-        try store.write(TestPattern.data(offset: 0, length: Int(length), seed: 1), at: 0, to: store.key(for: url(path)),
-                        generation: generation)
+        try store.write(
+            TestPattern.data(offset: 0, length: Int(length), seed: 1), at: 0, to: store.key(for: url(path)),
+            generation: generation)
     }
 
     static func segments(_ prefix: String, count: Int) -> [AssetMember] {
@@ -26,11 +27,13 @@ import Testing
     /// Records a film with two variants and an audio rendition, and stores its playlists,
     /// key, init sections and the first `played` segments of the 720p variant.
     static func film(in store: MediaStore, played: Int) throws {
-        try store.recordAsset(url("master.m3u8"), playlists: [
-            AssetPlaylist(url: url("720/index.m3u8"), kind: .variant, name: "1280x720 2.5 Mbit/s"),
-            AssetPlaylist(url: url("360/index.m3u8"), kind: .variant, name: "640x360 0.8 Mbit/s"),
-            AssetPlaylist(url: url("en/index.m3u8"), kind: .audio, name: "English (en)"),
-        ])
+        try store.recordAsset(
+            url("master.m3u8"),
+            playlists: [
+                AssetPlaylist(url: url("720/index.m3u8"), kind: .variant, name: "1280x720 2.5 Mbit/s"),
+                AssetPlaylist(url: url("360/index.m3u8"), kind: .variant, name: "640x360 0.8 Mbit/s"),
+                AssetPlaylist(url: url("en/index.m3u8"), kind: .audio, name: "English (en)"),
+            ])
         for path in ["master.m3u8", "720/index.m3u8", "key.bin", "720/init.mp4"] { try Self.store(store, path, length: 100) }
         try store.recordPlaylist(url("720/index.m3u8"), generation: .initial, members: segments("720", count: 10))
         for number in 0..<played { try Self.store(store, "720/s\(number).m4s") }
@@ -68,9 +71,11 @@ import Testing
         defer { try? store.close() }
         try store.recordPlaylist(Self.url("720/index.m3u8"), generation: .initial, members: Self.segments("720", count: 2))
         #expect(try store.assets().map(\.playlists.first?.kind) == [.media])
-        try store.recordAsset(Self.url("master.m3u8"), playlists: [
-            AssetPlaylist(url: Self.url("720/index.m3u8"), kind: .variant, name: "720p"),
-        ])
+        try store.recordAsset(
+            Self.url("master.m3u8"),
+            playlists: [
+                AssetPlaylist(url: Self.url("720/index.m3u8"), kind: .variant, name: "720p")
+            ])
         let assets = try store.assets()
         #expect(assets.count == 1)
         #expect(assets.first?.playlists.first?.seconds == 8, "the members moved with it")
@@ -83,12 +88,16 @@ import Testing
         defer { try? store.close() }
         try Self.film(in: store, played: 2)
         try Self.store(store, "unrelated.mp4")
-        try store.recordPlaylist(Self.url("trailer.m3u8"), generation: .initial,
-                                 members: [AssetMember(url: Self.url("key.bin"), role: .key)])
+        try store.recordPlaylist(
+            Self.url("trailer.m3u8"), generation: .initial,
+            members: [AssetMember(url: Self.url("key.bin"), role: .key)])
 
         let removed = try store.removeAsset(store.key(for: Self.url("master.m3u8")))
-        #expect(Set(removed.map(\.rawValue)) == Set(["master.m3u8", "720/index.m3u8", "720/init.mp4", "720/s0.m4s", "720/s1.m4s"]
-            .map { Self.base + $0 }))
+        #expect(
+            Set(removed.map(\.rawValue))
+                == Set(
+                    ["master.m3u8", "720/index.m3u8", "720/init.mp4", "720/s0.m4s", "720/s1.m4s"]
+                        .map { Self.base + $0 }))
         #expect(Set(try store.entries().map(\.url)) == [Self.base + "unrelated.mp4", Self.base + "key.bin"])
         #expect(try store.assets().map(\.url) == [Self.base + "trailer.m3u8"])
     }
@@ -112,7 +121,8 @@ import Testing
         let reopened = try limited.open()
         defer { try? reopened.close() }
         let left = Set(try reopened.entries().map { $0.url.replacingOccurrences(of: Self.base, with: "") })
-        #expect(left == Set(["master.m3u8", "720/index.m3u8", "key.bin", "720/init.mp4"] + (4..<10).map { "720/s\($0).m4s" }),
-                "the oldest segments went; the playlists, key and init section stayed although older")
+        #expect(
+            left == Set(["master.m3u8", "720/index.m3u8", "key.bin", "720/init.mp4"] + (4..<10).map { "720/s\($0).m4s" }),
+            "the oldest segments went; the playlists, key and init section stayed although older")
     }
 }

@@ -20,12 +20,14 @@ import Testing
         var generator = SystemRandomNumberGenerator()
 
         for cycle in 1...cycles {
-            let process = try ChildProcess.spawn(path: writer.path, [directory.path, "\(cycle)"],
-                                                 environment: encrypted ? [CrashWorkload.encryptionVariable: "1"] : [:],
-                                                 capturingOutput: true)
+            let process = try ChildProcess.spawn(
+                path: writer.path, [directory.path, "\(cycle)"],
+                environment: encrypted ? [CrashWorkload.encryptionVariable: "1"] : [:],
+                capturingOutput: true)
             let announcement = process.readAvailable()
-            try #require(String(decoding: announcement, as: UTF8.self).hasPrefix("ready"),
-                         "the writer did not start (cycle \(cycle))")
+            try #require(
+                String(decoding: announcement, as: UTF8.self).hasPrefix("ready"),
+                "the writer did not start (cycle \(cycle))")
             usleep(UInt32.random(in: 0...150_000, using: &generator))
             process.send(SIGKILL)
             #expect(process.waitForExit() == 128 + SIGKILL, "the writer exited by itself (cycle \(cycle))")
@@ -49,8 +51,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
 
         for cycle in 1...10 {
-            let process = try ChildProcess.spawn(path: writer.path, [directory.path, "\(cycle)", "uncommitted"],
-                                                 capturingOutput: true)
+            let process = try ChildProcess.spawn(
+                path: writer.path, [directory.path, "\(cycle)", "uncommitted"],
+                capturingOutput: true)
             var output = Data()
             let announcements = Int.random(in: 1...200, using: &generator)
             while output.count(where: { $0 == UInt8(ascii: "\n") }) < announcements {

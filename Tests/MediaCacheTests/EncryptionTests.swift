@@ -41,7 +41,7 @@ import Testing
         let onDisk = try #require(FileManager.default.contents(atPath: fixture.directory.appending("data/1.data")))
         let plaintext = StoreFixture.pattern("a.mp4", whole)
         #expect(onDisk.count == 32 + Int(length) + 4 * 16, "a header, then each block with its tag")
-        #expect(onDisk.range(of: plaintext.prefix(64)) == nil && onDisk.range(of: plaintext[100_000 ..< 100_064]) == nil)
+        #expect(onDisk.range(of: plaintext.prefix(64)) == nil && onDisk.range(of: plaintext[100_000..<100_064]) == nil)
 
         let reopened = try fixture.open()
         defer { try? reopened.close() }
@@ -59,7 +59,9 @@ import Testing
         let ranges = [ByteRange(0, Self.block + 100), ByteRange(3 * Self.block + 5, 3 * Self.block + 50)]
         let (key, _) = try StoreFixture.fill(store, "b.mp4", length: 10 * Self.block, ranges: ranges)
         #expect(try store.availableRanges(for: key).ranges == ranges)
-        #expect(try store.read(ByteRange(Self.block, Self.block + 100), from: key) == StoreFixture.pattern("b.mp4", ByteRange(Self.block, Self.block + 100)))
+        #expect(
+            try store.read(ByteRange(Self.block, Self.block + 100), from: key)
+                == StoreFixture.pattern("b.mp4", ByteRange(Self.block, Self.block + 100)))
         try store.close()
         let reopened = try fixture.open()
         defer { try? reopened.close() }

@@ -12,8 +12,10 @@ import Testing
 
     /// The planner's choice among `candidates`, given to it least recently used first; also
     /// how many it read.
-    func victims(_ planner: EvictionPlanner, among candidates: [EvictionPlanner.Candidate],
-                 usage: EvictionPlanner.Usage) -> (keys: [ResourceKey], read: Int) {
+    func victims(
+        _ planner: EvictionPlanner, among candidates: [EvictionPlanner.Candidate],
+        usage: EvictionPlanner.Usage
+    ) -> (keys: [ResourceKey], read: Int) {
         var queue = candidates.sorted { ($0.lastAccess, $0.key) < ($1.lastAccess, $1.key) }[...]
         var read = 0
         let keys = planner.victims(usage: usage, now: now) {
@@ -25,8 +27,9 @@ import Testing
     }
 
     func usage(of candidates: [EvictionPlanner.Candidate], pinnedBytes: Int64 = 0, pinned: Int = 0) -> EvictionPlanner.Usage {
-        EvictionPlanner.Usage(bytes: candidates.reduce(pinnedBytes) { $0 + $1.bytes }, entries: candidates.count + pinned,
-                              oldestAccess: candidates.map(\.lastAccess).min())
+        EvictionPlanner.Usage(
+            bytes: candidates.reduce(pinnedBytes) { $0 + $1.bytes }, entries: candidates.count + pinned,
+            oldestAccess: candidates.map(\.lastAccess).min())
     }
 
     @Test func byteLimitEvictsLeastRecentlyUsedFirst() {

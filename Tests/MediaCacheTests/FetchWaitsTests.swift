@@ -38,8 +38,9 @@ import Testing
         waits.decided(1, .wait(until: 1_000))
         let decidedAt = waits.epoch
         #expect(waits.mayWaitForDemand(1, after: decidedAt, readers: [Reader(position: 10, end: nil)]))
-        #expect(!waits.mayWaitForDemand(1, after: decidedAt, readers: [Reader(position: 1_000, end: nil)]),
-                "a reader at the threshold already")
+        #expect(
+            !waits.mayWaitForDemand(1, after: decidedAt, readers: [Reader(position: 1_000, end: nil)]),
+            "a reader at the threshold already")
         waits.wait(1, .demand)
         waits.wait(2, .paused)
         let woken = waits.readersMoved()

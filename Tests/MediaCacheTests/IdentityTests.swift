@@ -17,8 +17,10 @@ import Testing
         for text in ["https://xn--80/a.mp4", "https://a.XN--80/a.mp4"] {
             #expect(throws: OriginURLError.noHost(text)) { try OriginURL.check(text) }
         }
-        for text in ["https://cdn.test:/a.mp4", "https://cdn.test:0443/a.mp4", "http://[::1]:65535/a.mp4", "https://cdn.test/a.mp4",
-                     "https://xn--bcher-kva.example/a.mp4"] {
+        for text in [
+            "https://cdn.test:/a.mp4", "https://cdn.test:0443/a.mp4", "http://[::1]:65535/a.mp4", "https://cdn.test/a.mp4",
+            "https://xn--bcher-kva.example/a.mp4",
+        ] {
             #expect(try OriginURL.check(text).absoluteString == text)
         }
     }
@@ -37,8 +39,9 @@ import Testing
         #expect(normalizer.key(for: URL(string: "https://cdn.test/a.mp4?token=1")!).rawValue == "https://cdn.test/a.mp4")
         #expect(normalizer.key(for: URL(string: "https://cdn.test/a.mp4?q=sd")!) != normalizer.key(for: first))
         let directives = CacheKeyNormalizer.droppingQueryItems(["token", "_HLS_msn", "_HLS_part"])
-        #expect(directives.key(for: URL(string: "https://cdn.test/live.m3u8?token=1&_HLS_msn=5&_HLS_part=2")!).rawValue
-            == "https://cdn.test/live.m3u8?_HLS_msn=5&_HLS_part=2", "LL-HLS delivery directives name another playlist")
+        #expect(
+            directives.key(for: URL(string: "https://cdn.test/live.m3u8?token=1&_HLS_msn=5&_HLS_part=2")!).rawValue
+                == "https://cdn.test/live.m3u8?_HLS_msn=5&_HLS_part=2", "LL-HLS delivery directives name another playlist")
     }
 
     @Test func versionsDifferOnlyOnConflictingFacts() {

@@ -17,10 +17,13 @@ struct IndexReader {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT start, "end" FROM span JOIN resource ON resource.id = span.resource_id
-                WHERE resource.key = ? ORDER BY start
-                """, arguments: [key.rawValue]).map { ByteRange($0["start"], $0["end"]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT start, "end" FROM span JOIN resource ON resource.id = span.resource_id
+                    WHERE resource.key = ? ORDER BY start
+                    """, arguments: [key.rawValue]
+            ).map { ByteRange($0["start"], $0["end"]) }
         }
     }
 }

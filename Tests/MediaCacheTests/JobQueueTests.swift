@@ -11,7 +11,9 @@ import Testing
         PreloadQueue(limit: limit, order: .priorityThenNewest) { $0.merged(with: $1) }
     }
 
-    func add(_ queue: inout PreloadQueue, _ name: String, _ amount: PreloadAmount = .bytes(100), priority: Int = 0)
+    func add(
+        _ queue: inout PreloadQueue, _ name: String, _ amount: PreloadAmount = .bytes(100), priority: Int = 0
+    )
         -> [PreloadQueue.Action]
     {
         queue.add(ResourceKey(name), amount, priority: priority)

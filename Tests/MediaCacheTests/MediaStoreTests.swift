@@ -46,8 +46,9 @@ import Testing
                 group.addTask {
                     for url in urls {
                         let generation = try store.setContentInfo(ContentInfo(totalLength: 800, etag: "\"v1\""), for: url)
-                        try store.write(Data(repeating: UInt8(writer), count: 100), at: Int64(writer) * 100,
-                                        to: store.key(for: url), generation: generation)
+                        try store.write(
+                            Data(repeating: UInt8(writer), count: 100), at: Int64(writer) * 100,
+                            to: store.key(for: url), generation: generation)
                         _ = try store.record(for: store.key(for: urls[(writer + 1) % urls.count]))
                     }
                 }
@@ -138,8 +139,9 @@ import Testing
         let second = try store.setContentInfo(ContentInfo(totalLength: 100, etag: "\"v2\""), for: url)
         #expect(second == first.next)
         #expect(try store.availableRanges(for: key).isEmpty)
-        #expect(try fixture.configuration.fileSystem.sizeOfFile(at: fixture.directory.path + "/data/1.data") == nil,
-                "the old generation's file is removed")
+        #expect(
+            try fixture.configuration.fileSystem.sizeOfFile(at: fixture.directory.path + "/data/1.data") == nil,
+            "the old generation's file is removed")
         #expect {
             try store.write(Data(count: 10), at: 0, to: key, generation: first)
         } throws: { error in

@@ -23,8 +23,9 @@ import Testing
             }
             #expect(bytes == content.bytes(in: 1_000..<251_000))
         }
-        #expect(origin.bytesSent(for: "/a.mp4") >= 250_000 && origin.bytesSent(for: "/a.mp4") < 300_000 + 100_000,
-                "a dropped body is resumed, and the second read costs nothing")
+        #expect(
+            origin.bytesSent(for: "/a.mp4") >= 250_000 && origin.bytesSent(for: "/a.mp4") < 300_000 + 100_000,
+            "a dropped body is resumed, and the second read costs nothing")
         #expect(origin.requests(for: "/a.mp4").count >= 3, "the body was cut twice at least")
     }
 

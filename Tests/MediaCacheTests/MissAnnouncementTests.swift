@@ -5,9 +5,10 @@ import Testing
 /// The announcement of a miss's record, without a loader, a store or an origin.
 @Suite(.timeLimit(.minutes(1))) struct MissAnnouncementTests {
     func record(length: Int64, etag: String = "\"a\"") -> ResourceRecord {
-        ResourceRecord(key: ResourceKey("k"), url: "https://cdn.example/v.mp4",
-                       contentInfo: ContentInfo(totalLength: length, etag: etag), generation: .initial, isPinned: false,
-                       available: ByteRangeSet(), validatedAt: nil)
+        ResourceRecord(
+            key: ResourceKey("k"), url: "https://cdn.example/v.mp4",
+            contentInfo: ContentInfo(totalLength: length, etag: etag), generation: .initial, isPinned: false,
+            available: ByteRangeSet(), validatedAt: nil)
     }
 
     @Test func oneAnnouncementAtATimeUntilItsFetchCreatesTheResource() {

@@ -36,7 +36,7 @@ import Testing
         let (cached, _) = try StoreFixture.fill(store, "cached.mp4", length: 60_000, ranges: [ByteRange(0, 60_000)])
         try store.close()
 
-        try FileManager.default.removeItem(atPath: purgeable.path)   // iOS empties Library/Caches
+        try FileManager.default.removeItem(atPath: purgeable.path)  // iOS empties Library/Caches
         store = try MediaStore.open(at: fixture.directory.path, configuration: configuration)
         #expect(try store.availableRanges(for: download) == [ByteRange(0, 80_000)])
         #expect(try store.read(ByteRange(0, 80_000), from: download) == StoreFixture.pattern("download.mp4", ByteRange(0, 80_000)))
@@ -48,7 +48,7 @@ import Testing
         let stores = try Stores()
         defer { stores.remove() }
         let (fixture, purgeable) = (stores.fixture, stores.purgeable)
-        var store = try fixture.open()   // the layout before purgeable folders
+        var store = try fixture.open()  // the layout before purgeable folders
         let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 50_000, ranges: [ByteRange(0, 50_000)])
         try store.setPinned(true, for: download)
         let (cached, _) = try StoreFixture.fill(store, "cached.mp4", length: 40_000, ranges: [ByteRange(0, 40_000)])
@@ -64,8 +64,8 @@ import Testing
     }
 
     @Test func aStoreThatLivedInThePurgeableFolderMovesOutAndKeepsItsBytes() throws {
-        let old = try TemporaryDirectory()   // Library/Caches/mediacache, where the store was
-        let fixture = try StoreFixture()      // Application Support/mediacache, where it goes
+        let old = try TemporaryDirectory()  // Library/Caches/mediacache, where the store was
+        let fixture = try StoreFixture()  // Application Support/mediacache, where it goes
         defer { old.remove(); fixture.directory.remove() }
         var store = try MediaStore.open(at: old.path, configuration: fixture.configuration)
         let (download, _) = try StoreFixture.fill(store, "download.mp4", length: 50_000, ranges: [ByteRange(0, 50_000)])

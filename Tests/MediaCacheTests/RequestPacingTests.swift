@@ -15,11 +15,13 @@ import Testing
 
     @Test func aReaderThatTakesAllGetsTheLargestLeadOnceItTookItsFirstBytes() {
         let fresh = RequestPacing.Reader(position: 0, end: nil, takesAll: true)
-        #expect(pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [fresh], limit: nil) == .request(upTo: 100),
-                "the first bytes come with the initial lead")
+        #expect(
+            pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [fresh], limit: nil) == .request(upTo: 100),
+            "the first bytes come with the initial lead")
         let started = RequestPacing.Reader(position: 75, end: nil, takesAll: true)
-        #expect(pacing.decide(start: 0, requested: 100, inFlight: 1, readers: [started], limit: nil) == .request(upTo: 900),
-                "then the largest lead, within one request's window")
+        #expect(
+            pacing.decide(start: 0, requested: 100, inFlight: 1, readers: [started], limit: nil) == .request(upTo: 900),
+            "then the largest lead, within one request's window")
         let bounded = RequestPacing.Reader(position: 0, end: 50, takesAll: true)
         #expect(pacing.decide(start: 0, requested: 0, inFlight: 0, readers: [bounded], limit: nil) == .request(upTo: 50))
     }

@@ -5,15 +5,18 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ResponseInterpreterTests {
     let url = URL(string: "https://cdn.test/a.mp4")!
 
-    func interpret(_ status: Int, _ headers: [(String, String)], request: OriginRequest? = nil) throws -> (OriginResponse.Kind, ContentInfo) {
+    func interpret(_ status: Int, _ headers: [(String, String)], request: OriginRequest? = nil) throws -> (OriginResponse.Kind, ContentInfo)
+    {
         try ResponseInterpreter(request: request ?? OriginRequest(url: url, bytes: ByteRequest(offset: 100, end: 200)))
             .interpret(status: status, headers: headers)
     }
 
     @Test func partialContentTakesOffsetAndLengthFromContentRange() throws {
-        let (kind, info) = try interpret(206, [
-            ("content-range", "bytes 100-199/5000"), ("CONTENT-TYPE", "video/mp4"), ("etag", "\"x\""),
-        ])
+        let (kind, info) = try interpret(
+            206,
+            [
+                ("content-range", "bytes 100-199/5000"), ("CONTENT-TYPE", "video/mp4"), ("etag", "\"x\""),
+            ])
         #expect(kind == .partial(offset: 100, length: 100))
         #expect(info.totalLength == 5000)
         #expect(info.acceptsRanges)
@@ -44,8 +47,12 @@ import Testing
 
     @Test func namesAndTheBytesTokenMatchInAnyCaseAndOnlyDigitsAreALength() throws {
         let head = OriginRequest(url: url, method: .head)
-        let (_, info) = try interpret(200, [("CONTENT-LENGTH", " 5000 "), ("Accept-Ranges", "Bytes"),
-                                            ("content-type", " video/mp4\t")], request: head)
+        let (_, info) = try interpret(
+            200,
+            [
+                ("CONTENT-LENGTH", " 5000 "), ("Accept-Ranges", "Bytes"),
+                ("content-type", " video/mp4\t"),
+            ], request: head)
         #expect(info.totalLength == 5000)
         #expect(info.acceptsRanges)
         #expect(info.mimeType == "video/mp4")
@@ -77,8 +84,9 @@ import Testing
         for huge in ["bytes 0-9223372036854775807/*", "bytes 5-9223372036854775807/*"] {
             #expect(throws: OriginError.self, "\(huge)") { try interpret(206, [("Content-Range", huge)]) }
         }
-        #expect((try? interpret(206, [("Content-Range", "bytes 0-9223372036854775806/*")]))?.0
-            == .partial(offset: 0, length: .max))
+        #expect(
+            (try? interpret(206, [("Content-Range", "bytes 0-9223372036854775806/*")]))?.0
+                == .partial(offset: 0, length: .max))
     }
 
     /// Found by fuzzing (`Fuzz/regressions/response`): `416` with `bytes */-100` was read as a

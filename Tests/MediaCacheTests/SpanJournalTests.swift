@@ -14,8 +14,10 @@ import Testing
     /// records are written with `pwrite`.
     static let fileSystems: [any FileSystem] = [LocalFileSystem(), FaultyFileSystem()]
 
-    private static func journal(in directory: TemporaryDirectory, boot: String = "boot-a",
-                                on fileSystem: any FileSystem = LocalFileSystem()) -> SpanJournal {
+    private static func journal(
+        in directory: TemporaryDirectory, boot: String = "boot-a",
+        on fileSystem: any FileSystem = LocalFileSystem()
+    ) -> SpanJournal {
         SpanJournal(directory: directory.path, bootSession: boot, fileSystem: fileSystem, logger: .init(label: "test"))
     }
 

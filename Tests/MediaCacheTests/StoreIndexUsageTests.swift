@@ -11,8 +11,10 @@ import Testing
     /// What the rows themselves add up to.
     func recounted(_ index: StoreIndex) throws -> (bytes: Int64, entries: Int) {
         try index.pool.read { db in
-            (try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(\"end\" - start), 0) FROM span") ?? -1,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resource") ?? -1)
+            (
+                try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(\"end\" - start), 0) FROM span") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resource") ?? -1
+            )
         }
     }
 
@@ -34,8 +36,9 @@ import Testing
             let change = ids.isEmpty ? 0 : Int.random(in: 0..<8, using: &random)
             switch (change, id) {
             case (0, _), (_, nil):
-                let resource = try index.insertResource(key: ResourceKey("r\(step)"), url: "https://origin.test/\(step)",
-                                                        info: ContentInfo(totalLength: 1 << 20), now: Date())
+                let resource = try index.insertResource(
+                    key: ResourceKey("r\(step)"), url: "https://origin.test/\(step)",
+                    info: ContentInfo(totalLength: 1 << 20), now: Date())
                 ids.append(resource.id)
                 generations[resource.id] = resource.generation
             case (1...3, let id?):
@@ -85,18 +88,22 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try StoreIndex.migrator.migrate(queue, upTo: "v4")
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO resource (id, key, url, accepts_ranges, generation, pinned, last_access)
-                VALUES (1, 'a', 'https://origin.test/a', 1, 1, 0, 1700000000), (2, 'b', 'https://origin.test/b', 1, 1, 1, 1700000100);
-                INSERT INTO span VALUES (1, 0, 1000), (1, 2000, 2500), (2, 0, 300);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO resource (id, key, url, accepts_ranges, generation, pinned, last_access)
+                    VALUES (1, 'a', 'https://origin.test/a', 1, 1, 0, 1700000000), (2, 'b', 'https://origin.test/b', 1, 1, 1, 1700000100);
+                    INSERT INTO span VALUES (1, 0, 1000), (1, 2000, 2500), (2, 0, 300);
+                    """)
         }
         try queue.close()
 
         let index = try StoreIndex(path: path)
         defer { try? index.close() }
-        #expect(try index.usage() == EvictionPlanner.Usage(bytes: 1800, entries: 2,
-                                                           oldestAccess: Date(timeIntervalSince1970: 1_700_000_000)))
+        #expect(
+            try index.usage()
+                == EvictionPlanner.Usage(
+                    bytes: 1800, entries: 2,
+                    oldestAccess: Date(timeIntervalSince1970: 1_700_000_000)))
         let candidates = try index.withEvictionCandidates { next in
             var all: [EvictionPlanner.Candidate] = []
             while let candidate = try next() { all.append(candidate) }

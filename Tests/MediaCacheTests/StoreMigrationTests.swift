@@ -12,30 +12,31 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: directory + "/index.sqlite")
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                INSERT INTO grdb_migrations VALUES ('v1');
-                CREATE TABLE resource (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    key TEXT NOT NULL UNIQUE,
-                    url TEXT NOT NULL,
-                    total_length INTEGER CHECK (total_length IS NULL OR total_length > 0),
-                    mime_type TEXT,
-                    accepts_ranges INTEGER NOT NULL,
-                    etag TEXT,
-                    last_modified TEXT,
-                    generation INTEGER NOT NULL,
-                    pinned INTEGER NOT NULL DEFAULT 0,
-                    last_access REAL NOT NULL
-                );
-                CREATE TABLE span (
-                    resource_id INTEGER NOT NULL REFERENCES resource(id) ON DELETE CASCADE,
-                    start INTEGER NOT NULL,
-                    "end" INTEGER NOT NULL CHECK ("end" > start),
-                    PRIMARY KEY (resource_id, start)
-                ) WITHOUT ROWID;
-                CREATE INDEX resource_last_access ON resource(last_access);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1');
+                    CREATE TABLE resource (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        key TEXT NOT NULL UNIQUE,
+                        url TEXT NOT NULL,
+                        total_length INTEGER CHECK (total_length IS NULL OR total_length > 0),
+                        mime_type TEXT,
+                        accepts_ranges INTEGER NOT NULL,
+                        etag TEXT,
+                        last_modified TEXT,
+                        generation INTEGER NOT NULL,
+                        pinned INTEGER NOT NULL DEFAULT 0,
+                        last_access REAL NOT NULL
+                    );
+                    CREATE TABLE span (
+                        resource_id INTEGER NOT NULL REFERENCES resource(id) ON DELETE CASCADE,
+                        start INTEGER NOT NULL,
+                        "end" INTEGER NOT NULL CHECK ("end" > start),
+                        PRIMARY KEY (resource_id, start)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX resource_last_access ON resource(last_access);
+                    """)
             try db.execute(
                 sql: """
                     INSERT INTO resource (id, key, url, total_length, mime_type, accepts_ranges, etag, generation, pinned, last_access)

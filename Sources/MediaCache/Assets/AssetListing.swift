@@ -20,8 +20,9 @@ enum AssetListing {
                     seconds: seconds?.total ?? 0, cachedSeconds: seconds?.cached ?? 0,
                     cachedBytes: bytes([playlist.row.key] + (byPlaylist[playlist.row.key] ?? []).map(\.key)))
             }
-            return StoreAsset(key: asset.key, url: asset.url, playlists: summaries, cachedBytes: bytes(keys),
-                              lastAccess: keys.compactMap { entries[$0]?.lastAccess }.max(), memberKeys: keys)
+            return StoreAsset(
+                key: asset.key, url: asset.url, playlists: summaries, cachedBytes: bytes(keys),
+                lastAccess: keys.compactMap { entries[$0]?.lastAccess }.max(), memberKeys: keys)
         }
     }
 }

@@ -43,7 +43,7 @@ struct BinaryCursor {
         try require(count)
         var value: UInt64 = 0
         let start = data.startIndex + position
-        for index in start ..< start + count { value = value << 8 | UInt64(data[index]) }
+        for index in start..<start + count { value = value << 8 | UInt64(data[index]) }
         position += count
         return value
     }
@@ -52,7 +52,7 @@ struct BinaryCursor {
         try require(4)
         let start = data.startIndex + position
         position += 4
-        return String(decoding: data[start ..< start + 4], as: UTF8.self)
+        return String(decoding: data[start..<start + 4], as: UTF8.self)
     }
 
     /// Checks that `count` more bytes are there.

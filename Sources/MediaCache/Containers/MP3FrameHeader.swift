@@ -64,15 +64,16 @@ struct MP3FrameHeader: Hashable, Sendable {
         layer = 4 - layerBits
         let bitrateIndex = Int(b[2] >> 4)
         let rateIndex = Int((b[2] >> 2) & 0x03)
-        guard (1 ... 14).contains(bitrateIndex), rateIndex != 3 else { return nil }
+        guard (1...14).contains(bitrateIndex), rateIndex != 3 else { return nil }
         let table = version == .mpeg1 ? layer : (layer == 1 ? 11 : 12)
         bitrate = Self.bitrates[table]![bitrateIndex - 1] * 1000
         let baseRate = [44100, 48000, 32000][rateIndex]
-        sampleRate = switch version {
-        case .mpeg1: baseRate
-        case .mpeg2: baseRate / 2
-        case .mpeg25: baseRate / 4
-        }
+        sampleRate =
+            switch version {
+            case .mpeg1: baseRate
+            case .mpeg2: baseRate / 2
+            case .mpeg25: baseRate / 4
+            }
         padding = b[2] & 0x02 != 0
         isMono = b[3] >> 6 == 3
     }

@@ -70,7 +70,7 @@ public struct MP3Index: MediaTimeIndex {
         var head = try await source.read(ByteRange(offset: 0, length: 10))
         var audioStart: Int64 = 0
         if head.count == 10, head.starts(with: Array("ID3".utf8)) {
-            let size = head[6 ..< 10].reduce(Int64(0)) { $0 << 7 | Int64($1 & 0x7F) }
+            let size = head[6..<10].reduce(Int64(0)) { $0 << 7 | Int64($1 & 0x7F) }
             audioStart = 10 + size + (head[5] & 0x10 != 0 ? 10 : 0)
         }
         head = try await source.read(ByteRange(offset: audioStart, length: Int64(syncSearchLimit)))
@@ -78,41 +78,46 @@ public struct MP3Index: MediaTimeIndex {
             throw .missing("MPEG audio frames within \(syncSearchLimit) bytes of \(audioStart)")
         }
         audioStart += Int64(skip)
-        let frameBytes = head.subdata(in: head.startIndex + skip ..< head.endIndex)
+        let frameBytes = head.subdata(in: head.startIndex + skip..<head.endIndex)
         let audioBytes = source.length - audioStart
-        if let index = try xing(in: frameBytes, frame: frame, audioStart: audioStart, audioBytes: audioBytes,
-                                fileLength: source.length) {
+        if let index = try xing(
+            in: frameBytes, frame: frame, audioStart: audioStart, audioBytes: audioBytes,
+            fileLength: source.length)
+        {
             return index
         }
         if let index = try vbri(in: frameBytes, frame: frame, audioStart: audioStart, fileLength: source.length) {
             return index
         }
         let bytesPerSecond = Double(frame.bitrate) / 8
-        return MP3Index(audioStart: audioStart, timeMap: .constant(bytesPerSecond: bytesPerSecond),
-                        fileLength: source.length, duration: Double(audioBytes) / bytesPerSecond, firstFrame: frame)
+        return MP3Index(
+            audioStart: audioStart, timeMap: .constant(bytesPerSecond: bytesPerSecond),
+            fileLength: source.length, duration: Double(audioBytes) / bytesPerSecond, firstFrame: frame)
     }
 
     /// The first offset in `bytes` where a valid frame header is followed by another.
     static func firstFrame(in bytes: [UInt8]) -> (Int, MP3FrameHeader)? {
         var offset = 0
         while offset + 4 <= bytes.count {
-            if let frame = MP3FrameHeader(bytes[offset ..< offset + 4]) {
+            if let frame = MP3FrameHeader(bytes[offset..<offset + 4]) {
                 let next = offset + frame.frameLength
-                if next + 4 > bytes.count || MP3FrameHeader(bytes[next ..< next + 4]) != nil { return (offset, frame) }
+                if next + 4 > bytes.count || MP3FrameHeader(bytes[next..<next + 4]) != nil { return (offset, frame) }
             }
             offset += 1
         }
         return nil
     }
 
-    private static func xing(in frame: Data, frame header: MP3FrameHeader, audioStart: Int64, audioBytes: Int64,
-                             fileLength: Int64) throws(ContainerError) -> MP3Index? {
+    private static func xing(
+        in frame: Data, frame header: MP3FrameHeader, audioStart: Int64, audioBytes: Int64,
+        fileLength: Int64
+    ) throws(ContainerError) -> MP3Index? {
         var cursor = BinaryCursor(frame, at: header.xingOffset, context: "Xing tag")
         guard cursor.remaining >= 8, ["Xing", "Info"].contains(try cursor.fourCC()) else { return nil }
         let flags = try cursor.uint32()
         let frames = flags & 1 != 0 ? Int64(try cursor.uint32()) : nil
         let bytes = flags & 2 != 0 ? Int64(try cursor.uint32()) : nil
-        let toc = flags & 4 != 0 ? try (0 ..< 100).map { _ throws(ContainerError) in try cursor.uint8() } : nil
+        let toc = flags & 4 != 0 ? try (0..<100).map { _ throws(ContainerError) in try cursor.uint8() } : nil
         guard let frames, frames > 0 else { return nil }
         let duration = Double(frames) * header.frameDuration
         let total = bytes.map { min($0, audioBytes) } ?? audioBytes
@@ -123,12 +128,15 @@ public struct MP3Index: MediaTimeIndex {
         } else {
             timeMap = .constant(bytesPerSecond: Double(total) / duration)
         }
-        return MP3Index(audioStart: audioStart, timeMap: timeMap, fileLength: fileLength, duration: duration,
-                        firstFrame: header)
+        return MP3Index(
+            audioStart: audioStart, timeMap: timeMap, fileLength: fileLength, duration: duration,
+            firstFrame: header)
     }
 
-    private static func vbri(in frame: Data, frame header: MP3FrameHeader, audioStart: Int64,
-                             fileLength: Int64) throws(ContainerError) -> MP3Index? {
+    private static func vbri(
+        in frame: Data, frame header: MP3FrameHeader, audioStart: Int64,
+        fileLength: Int64
+    ) throws(ContainerError) -> MP3Index? {
         var cursor = BinaryCursor(frame, at: 36, context: "VBRI tag")
         guard cursor.remaining >= 26, try cursor.fourCC() == "VBRI" else { return nil }
         try cursor.skip(6)
@@ -138,12 +146,13 @@ public struct MP3Index: MediaTimeIndex {
         let scale = Int64(try cursor.uint16())
         let entrySize = Int(try cursor.uint16())
         let framesPerEntry = Int64(try cursor.uint16())
-        guard frames > 0, (1 ... 4).contains(entrySize), framesPerEntry > 0 else {
+        guard frames > 0, (1...4).contains(entrySize), framesPerEntry > 0 else {
             throw .malformed("VBRI tag with \(frames) frames, \(entrySize)-byte entries, \(framesPerEntry) frames per entry")
         }
-        let entries = try (0 ..< entryCount).map { _ throws(ContainerError) in Int64(try cursor.integer(bytes: entrySize)) * scale }
-        return MP3Index(audioStart: audioStart,
-                        timeMap: .vbri(entryBytes: entries, secondsPerEntry: Double(framesPerEntry) * header.frameDuration),
-                        fileLength: fileLength, duration: Double(frames) * header.frameDuration, firstFrame: header)
+        let entries = try (0..<entryCount).map { _ throws(ContainerError) in Int64(try cursor.integer(bytes: entrySize)) * scale }
+        return MP3Index(
+            audioStart: audioStart,
+            timeMap: .vbri(entryBytes: entries, secondsPerEntry: Double(framesPerEntry) * header.frameDuration),
+            fileLength: fileLength, duration: Double(frames) * header.frameDuration, firstFrame: header)
     }
 }

@@ -50,7 +50,7 @@ struct MP4Box: Hashable, Sendable {
             let offset = Int64(cursor.position)
             let box = try header(&cursor, offset: offset, limit: Int64(data.count))
             let start = data.startIndex + Int(box.payload.lowerBound)
-            result.append((box, data[start ..< data.startIndex + Int(box.range.upperBound)]))
+            result.append((box, data[start..<data.startIndex + Int(box.range.upperBound)]))
             cursor.position = Int(box.range.upperBound)
         }
         return result

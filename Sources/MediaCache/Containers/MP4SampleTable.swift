@@ -50,7 +50,7 @@ struct MP4SampleTable: Sendable {
                 throw .malformed("chunk \(chunk + 1) holds no samples")
             }
             let taken = min(Int(sampleToChunk[run].samplesPerChunk), count - sample)
-            let size = sampleSizes[sample ..< sample + taken].reduce(Int64(0)) { $0 + Int64($1) }
+            let size = sampleSizes[sample..<sample + taken].reduce(Int64(0)) { $0 + Int64($1) }
             let range = ByteRange(offset: chunkOffsets[chunk], length: size)
             guard range.upperBound <= fileLength else {
                 throw .malformed("chunk \(chunk + 1) at \(range) ends beyond the file's \(fileLength) bytes")
@@ -132,7 +132,7 @@ extension MP4SampleTable {
         try cursor.require(count * width)
         var entries: [Entry] = []
         entries.reserveCapacity(count)
-        for _ in 0 ..< count { entries.append(try entry(&cursor)) }
+        for _ in 0..<count { entries.append(try entry(&cursor)) }
         return entries
     }
 
@@ -147,7 +147,7 @@ extension MP4SampleTable {
             return Array(repeating: uniform, count: count)
         }
         try cursor.require(count * 4)
-        return try (0 ..< count).map { _ throws(ContainerError) in try cursor.uint32() }
+        return try (0..<count).map { _ throws(ContainerError) in try cursor.uint32() }
     }
 
     private static func compactSampleSizes(_ stz2: Data) throws(ContainerError) -> [UInt32] {
@@ -158,12 +158,12 @@ extension MP4SampleTable {
         guard [4, 8, 16].contains(fieldSize) else { throw .malformed("stz2 field size \(fieldSize)") }
         try cursor.require((count * fieldSize + 7) / 8)
         if fieldSize == 4 {
-            let packed = try (0 ..< (count + 1) / 2).map { _ throws(ContainerError) in try cursor.uint8() }
-            return (0 ..< count).map { index -> UInt32 in
+            let packed = try (0..<(count + 1) / 2).map { _ throws(ContainerError) in try cursor.uint8() }
+            return (0..<count).map { index -> UInt32 in
                 let byte = packed[index / 2]
                 return UInt32(index.isMultiple(of: 2) ? byte >> 4 : byte & 0x0F)
             }
         }
-        return try (0 ..< count).map { _ throws(ContainerError) in UInt32(try cursor.integer(bytes: fieldSize / 8)) }
+        return try (0..<count).map { _ throws(ContainerError) in UInt32(try cursor.integer(bytes: fieldSize / 8)) }
     }
 }

@@ -21,7 +21,7 @@ public struct DataByteSource: MediaByteSource {
     public var length: Int64 { Int64(data.count) }
 
     public func bytes(in range: ByteRange) async throws -> Data {
-        data.subdata(in: data.startIndex + Int(range.lowerBound) ..< data.startIndex + Int(range.upperBound))
+        data.subdata(in: data.startIndex + Int(range.lowerBound)..<data.startIndex + Int(range.upperBound))
     }
 }
 

@@ -59,9 +59,10 @@ extension Download {
     }
 
     var document: Document {
-        Document(selection: selection, resolved: resolved, isFile: isFile, segmentsDone: segmentsDone,
-                 segmentCount: segmentCount, loadedSeconds: loadedSeconds, durationSeconds: durationSeconds,
-                 renditions: renditions)
+        Document(
+            selection: selection, resolved: resolved, isFile: isFile, segmentsDone: segmentsDone,
+            segmentCount: segmentCount, loadedSeconds: loadedSeconds, durationSeconds: durationSeconds,
+            renditions: renditions)
     }
 
     /// Records that `spans` are stored: their time ranges join each rendition's, and the

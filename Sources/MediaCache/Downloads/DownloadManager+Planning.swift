@@ -26,8 +26,11 @@ extension DownloadManager {
         if let index = try? await loader.timeIndex(of: download.url, purpose: .download), let duration = index.duration {
             plan.duration = duration
             plan.timeIndex = index
-            plan.renditions = [RenditionProgress(url: download.url, kind: .media, name: download.url.lastPathComponent,
-                                                 language: nil, expected: 0..<duration, loaded: [])]
+            plan.renditions = [
+                RenditionProgress(
+                    url: download.url, kind: .media, name: download.url.lastPathComponent,
+                    language: nil, expected: 0..<duration, loaded: [])
+            ]
         }
         return (plan, nil)
     }

@@ -80,13 +80,15 @@ public actor DownloadManager {
         fetcher = TargetFetcher(loader: loader, policy: policy)
         for stored in try loader.store.downloads() {
             guard let document = try? JSONDecoder().decode(Download.Document.self, from: stored.selection),
-                  let state = DownloadState(name: stored.state, error: stored.error) else { continue }
-            records.record(Download(
-                id: stored.id, url: stored.url, title: stored.title, state: state.relaunched(),
-                selection: document.selection, resolved: document.resolved, isFile: document.isFile,
-                bytesDone: stored.bytesDone, bytesExpected: stored.bytesExpected, expectedIsEstimate: stored.expectedIsEstimate,
-                segmentsDone: document.segmentsDone, segmentCount: document.segmentCount, loadedSeconds: document.loadedSeconds,
-                durationSeconds: document.durationSeconds, renditions: document.renditions ?? []), for: stored.id)
+                let state = DownloadState(name: stored.state, error: stored.error)
+            else { continue }
+            records.record(
+                Download(
+                    id: stored.id, url: stored.url, title: stored.title, state: state.relaunched(),
+                    selection: document.selection, resolved: document.resolved, isFile: document.isFile,
+                    bytesDone: stored.bytesDone, bytesExpected: stored.bytesExpected, expectedIsEstimate: stored.expectedIsEstimate,
+                    segmentsDone: document.segmentsDone, segmentCount: document.segmentCount, loadedSeconds: document.loadedSeconds,
+                    durationSeconds: document.durationSeconds, renditions: document.renditions ?? []), for: stored.id)
         }
         for download in records.all { enqueue(download.id) }
     }
@@ -123,8 +125,10 @@ public actor DownloadManager {
     ///   what it has; the origin's or the playlist's error when the presentation cannot be
     ///   read to check it.
     @discardableResult
-    public func download(_ url: URL, title: String? = nil, selection: DownloadSelection = DownloadSelection(),
-                         paused: Bool = false) async throws -> Download {
+    public func download(
+        _ url: URL, title: String? = nil, selection: DownloadSelection = DownloadSelection(),
+        paused: Bool = false
+    ) async throws -> Download {
         try await check(selection, of: url)
         if var existing = download(named: url.absoluteString) {
             existing.selection = selection

@@ -3,7 +3,7 @@
 ///
 /// ```text
 /// queued ──start──► downloading ──finish──► completed ──extend──► queued
-///   ▲  │                 │ │                                       
+///   ▲  │                 │ │
 ///   │  └────pause──┐     │ └──fail──► failed ──resume──► queued
 ///   │              ▼     ▼
 ///   └──resume── paused ◄─pause

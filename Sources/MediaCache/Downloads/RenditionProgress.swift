@@ -17,8 +17,10 @@ public struct RenditionProgress: Hashable, Sendable, Codable {
     /// The time ranges stored, merged and in order.
     public var loaded: [Range<Double>]
 
-    public init(url: URL, kind: AssetPlaylistKind, name: String, language: String?, expected: Range<Double>,
-                loaded: [Range<Double>]) {
+    public init(
+        url: URL, kind: AssetPlaylistKind, name: String, language: String?, expected: Range<Double>,
+        loaded: [Range<Double>]
+    ) {
         self.url = url
         self.kind = kind
         self.name = name

@@ -18,8 +18,10 @@ public struct ResolvedSelection: Hashable, Sendable, Codable {
         /// A variant's `RESOLUTION`.
         public var resolution: String?
 
-        public init(url: URL, kind: AssetPlaylistKind, name: String, language: String? = nil, bandwidth: Int? = nil,
-                    resolution: String? = nil) {
+        public init(
+            url: URL, kind: AssetPlaylistKind, name: String, language: String? = nil, bandwidth: Int? = nil,
+            resolution: String? = nil
+        ) {
             self.url = url
             self.kind = kind
             self.name = name

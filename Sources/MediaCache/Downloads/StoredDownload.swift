@@ -27,9 +27,11 @@ public struct StoredDownload: Hashable, Sendable {
     public var updated: Date
 
     /// Creates a record.
-    public init(id: String, url: URL, title: String, selection: Data, state: String, error: String? = nil,
-                bytesDone: Int64 = 0, bytesExpected: Int64? = nil, expectedIsEstimate: Bool = true,
-                created: Date, updated: Date) {
+    public init(
+        id: String, url: URL, title: String, selection: Data, state: String, error: String? = nil,
+        bytesDone: Int64 = 0, bytesExpected: Int64? = nil, expectedIsEstimate: Bool = true,
+        created: Date, updated: Date
+    ) {
         self.id = id
         self.url = url
         self.title = title

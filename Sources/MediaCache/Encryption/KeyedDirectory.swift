@@ -13,8 +13,10 @@ enum KeyedDirectory {
     static let markerName = "encryption"
 
     /// The directory the store opens in for `root` and `encryption`, created when needed.
-    static func resolve(_ root: String, encryption: StoreEncryption?, fileSystem: any FileSystem,
-                        logger: Logger) throws(MediaStoreError) -> String {
+    static func resolve(
+        _ root: String, encryption: StoreEncryption?, fileSystem: any FileSystem,
+        logger: Logger
+    ) throws(MediaStoreError) -> String {
         let owner = try marker(in: root, fileSystem)
         guard let encryption else {
             guard let owner else { return root }
@@ -32,8 +34,9 @@ enum KeyedDirectory {
         }
         let own = root + "/key-" + identifier
         let written = owner.map { "with another key (\($0))" } ?? "without encryption"
-        logger.error("the cache directory holds a cache written \(written); it is left as it is and this key's cache is kept apart",
-                     metadata: ["directory": "\(root)", "key": "\(identifier)", "instead": "\(own)"])
+        logger.error(
+            "the cache directory holds a cache written \(written); it is left as it is and this key's cache is kept apart",
+            metadata: ["directory": "\(root)", "key": "\(identifier)", "instead": "\(own)"])
         if try marker(in: own, fileSystem) != identifier {
             try writeMarker(identifier, in: own, fileSystem)
         }

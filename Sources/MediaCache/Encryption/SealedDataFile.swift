@@ -99,8 +99,9 @@ final class SealedDataFile: Sendable {
             for index in Self.blocks(in: range) {
                 let block = Self.block(index, totalLength: totalLength)
                 guard !durable.gaps(in: block).isEmpty, !state.sealed.contains(index),
-                      let piece = range.intersection(block) else { continue }
-                let slice = bytes[(bytes.startIndex + Int(piece.lowerBound - offset)) ..< (bytes.startIndex + Int(piece.upperBound - offset))]
+                    let piece = range.intersection(block)
+                else { continue }
+                let slice = bytes[(bytes.startIndex + Int(piece.lowerBound - offset))..<(bytes.startIndex + Int(piece.upperBound - offset))]
                 if piece == block {
                     state.partials[index] = nil
                     try seal(Data(slice), index: index, in: &state)
@@ -110,7 +111,7 @@ final class SealedDataFile: Sendable {
                 state.uses += 1
                 var partial = state.partials[index] ?? PartialBlock(bytes: Data(count: Self.blockSize), lastUse: state.uses)
                 let within = ByteRange(piece.lowerBound - block.lowerBound, piece.upperBound - block.lowerBound)
-                partial.bytes.replaceSubrange(Int(within.lowerBound) ..< Int(within.upperBound), with: slice)
+                partial.bytes.replaceSubrange(Int(within.lowerBound)..<Int(within.upperBound), with: slice)
                 partial.filled.insert(within)
                 partial.lastUse = state.uses
                 if partial.filled.contiguousLength(from: 0) >= block.length {
@@ -122,7 +123,8 @@ final class SealedDataFile: Sendable {
                 }
             }
             while state.partials.count > Self.partialLimit,
-                  let oldest = state.partials.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                let oldest = state.partials.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
                 state.partials[oldest.key] = nil
                 let start = oldest.key * Int64(Self.blockSize)
                 outcome.dropped += oldest.value.filled.ranges.map { ByteRange($0.lowerBound + start, $0.upperBound + start) }
@@ -145,10 +147,10 @@ final class SealedDataFile: Sendable {
             let start = index * Int64(Self.blockSize)
             let block = ByteRange(start, start + Int64(Self.blockSize))
             guard let wanted = range.intersection(block) else { continue }
-            let within = Int(wanted.lowerBound - start) ..< Int(wanted.upperBound - start)
+            let within = Int(wanted.lowerBound - start)..<Int(wanted.upperBound - start)
             let plain = try plaintext(of: index, covering: ByteRange(Int64(within.lowerBound), Int64(within.upperBound)))
             guard plain.count >= within.upperBound else { throw .unreadable(ByteRange(start, start + Int64(Self.blockSize))) }
-            result.append(plain[(plain.startIndex + within.lowerBound) ..< (plain.startIndex + within.upperBound)])
+            result.append(plain[(plain.startIndex + within.lowerBound)..<(plain.startIndex + within.upperBound)])
         }
         return result
     }
@@ -170,9 +172,10 @@ final class SealedDataFile: Sendable {
             throw .io(error)
         }
         guard sealed.count > Self.tagSize,
-              let box = try? AES.GCM.SealedBox(nonce: Self.nonce(index), ciphertext: sealed.dropLast(Self.tagSize),
-                                                  tag: sealed.suffix(Self.tagSize)),
-              let plain = try? AES.GCM.open(box, using: key, authenticating: context + Self.bigEndian(index))
+            let box = try? AES.GCM.SealedBox(
+                nonce: Self.nonce(index), ciphertext: sealed.dropLast(Self.tagSize),
+                tag: sealed.suffix(Self.tagSize)),
+            let plain = try? AES.GCM.open(box, using: key, authenticating: context + Self.bigEndian(index))
         else { throw unreadable }
         state.withLock { $0.opened = (index, plain) }
         return plain
@@ -200,7 +203,7 @@ final class SealedDataFile: Sendable {
     }
 
     private static func blocks(in range: ByteRange) -> ClosedRange<Int64> {
-        (range.lowerBound / Int64(blockSize)) ... ((range.upperBound - 1) / Int64(blockSize))
+        (range.lowerBound / Int64(blockSize))...((range.upperBound - 1) / Int64(blockSize))
     }
 
     private static func block(_ index: Int64, totalLength: Int64?) -> ByteRange {

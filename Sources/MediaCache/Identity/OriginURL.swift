@@ -40,7 +40,8 @@ public enum OriginURL {
         // `NSString`, would cost every miss through the proxy.
         let spelled = components.encodedHost
         guard let host = spelled.map(Self.decodingMayChange) == true ? components.host : spelled,
-              host.unicodeScalars.contains(where: { $0 != "[" && $0 != "]" }) else {
+            host.unicodeScalars.contains(where: { $0 != "[" && $0 != "]" })
+        else {
             throw .noHost(url.absoluteString)
         }
         guard components.percentEncodedUser == nil, components.percentEncodedPassword == nil else {
@@ -61,7 +62,7 @@ public enum OriginURL {
     }
 
     /// The ports a server can listen on.
-    private static let ports = 1 ... 65535
+    private static let ports = 1...65535
 }
 
 /// Why a URL is not fetched.

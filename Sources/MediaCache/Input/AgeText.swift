@@ -20,7 +20,8 @@ public enum AgeText {
     public static func parse(_ text: String, field: String) throws(InputError) -> Duration {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let unit = trimmed.last.flatMap({ units[$0] }),
-              let count = Int64(trimmed.dropLast()) else {
+            let count = Int64(trimmed.dropLast())
+        else {
             throw InputError(field: field, value: text, accepted: accepted)
         }
         let (seconds, overflow) = count.multipliedReportingOverflow(by: unit)

@@ -13,7 +13,8 @@ public struct ByteSize: Hashable, Sendable, CustomStringConvertible {
     static let units: [(suffix: Character, multiplier: Int64)] =
         [("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("T", 1 << 40), ("P", 1 << 50)]
     /// What ``init(parsing:field:)`` accepts, for messages.
-    public static let accepted = "a size from 1 B to 1 PiB: a whole number of bytes, or a number with one of the units "
+    public static let accepted =
+        "a size from 1 B to 1 PiB: a whole number of bytes, or a number with one of the units "
         + "K, M, G, T, P (binary; KiB, MB and the like mean the same), such as 500M or 1.5G"
 
     /// The number of bytes.

@@ -56,12 +56,15 @@ public enum CheckedNumber {
     /// `value` when it is finite and within `range`.
     ///
     /// - Throws: ``InputError`` naming `field` and the range otherwise.
-    public static func seconds(_ value: Double, in range: ClosedRange<Double>, excludingLower: Bool,
-                               field: String) throws(InputError) -> Double {
+    public static func seconds(
+        _ value: Double, in range: ClosedRange<Double>, excludingLower: Bool,
+        field: String
+    ) throws(InputError) -> Double {
         let inside = value.isFinite && range.contains(value) && !(excludingLower && value == range.lowerBound)
         guard inside else {
             let lower = excludingLower ? "above \(Self.text(range.lowerBound))" : "from \(Self.text(range.lowerBound))"
-            throw InputError(field: field, value: Self.text(value), accepted: "a number of seconds \(lower) up to \(Self.text(range.upperBound))")
+            throw InputError(
+                field: field, value: Self.text(value), accepted: "a number of seconds \(lower) up to \(Self.text(range.upperBound))")
         }
         return value
     }

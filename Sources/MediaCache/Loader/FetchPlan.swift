@@ -65,9 +65,13 @@ struct FetchPlan: Equatable {
     ///
     /// - Returns: The decision, and fetches nobody waits on any more because the reader left them.
     mutating func reader(_ reader: ReaderID, needs offset: Int64, gapEnd: Int64?) -> (Decision, orphaned: [FetchID]) {
-        let running = fetches
-            .filter { $0.value.reaches(offset) && (isSequential || offset - $0.value.position <= coalescingDistance
-                    || offset < $0.value.requested) }
+        let running =
+            fetches
+            .filter {
+                $0.value.reaches(offset)
+                    && (isSequential || offset - $0.value.position <= coalescingDistance
+                        || offset < $0.value.requested)
+            }
             .max { $0.value.position < $1.value.position }
         if let (id, fetch) = running {
             let orphaned = attach(reader, to: id)

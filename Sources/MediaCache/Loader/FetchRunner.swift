@@ -46,12 +46,15 @@ struct FetchRunner: Sendable {
             let ended = await request(from: start, to: nil)
             result = (ended.endOfResource, ended.failure)
         }
-        await loader.fetchEnded(id, endOfResource: result.endOfResource,
-                                failure: Task.isCancelled ? nil : result.failure)
+        await loader.fetchEnded(
+            id, endOfResource: result.endOfResource,
+            failure: Task.isCancelled ? nil : result.failure)
     }
 
     /// Requests as the pacing decides, until nothing more is needed and nothing is arriving.
-    private func runRanged(from start: Int64, first: (RequestPacing.Decision, demand: Int)?)
+    private func runRanged(
+        from start: Int64, first: (RequestPacing.Decision, demand: Int)?
+    )
         async -> (endOfResource: Int64?, failure: LoaderError?)
     {
         await withTaskGroup(of: Event.self) { group in
@@ -75,8 +78,9 @@ struct FetchRunner: Sendable {
                     let from = requested
                     group.addTask {
                         let ended = await request(from: from, to: end)
-                        return .requestEnded(endOfResource: ended.endOfResource, failure: ended.failure,
-                                             isComplete: ended.isComplete)
+                        return .requestEnded(
+                            endOfResource: ended.endOfResource, failure: ended.failure,
+                            isComplete: ended.isComplete)
                     }
                     inFlight += 1
                     requested = end
@@ -112,7 +116,9 @@ struct FetchRunner: Sendable {
 
     /// Fetches `start..<end` (to the end of the resource when `end` is `nil`), retrying broken
     /// transfers; `isComplete` is whether every byte of the range arrived.
-    private func request(from start: Int64, to end: Int64?) async
+    private func request(
+        from start: Int64, to end: Int64?
+    ) async
         -> (endOfResource: Int64?, failure: LoaderError?, isComplete: Bool)
     {
         var position = start
@@ -130,8 +136,11 @@ struct FetchRunner: Sendable {
                     guard let delay = configuration.retry.delay(beforeAttempt: attempt), !Task.isCancelled else {
                         return (nil, .origin(error), false)
                     }
-                    configuration.logger.info("transfer broke; retrying", metadata: [
-                        "url": "\(url)", "at": "\(position)", "attempt": "\(attempt)", "error": "\(error)"])
+                    configuration.logger.info(
+                        "transfer broke; retrying",
+                        metadata: [
+                            "url": "\(url)", "at": "\(position)", "attempt": "\(attempt)", "error": "\(error)",
+                        ])
                     do { try await configuration.clock.sleep(for: delay) } catch { return (nil, nil, false) }
                 }
             } catch {
@@ -157,7 +166,8 @@ struct FetchRunner: Sendable {
         let response: OriginResponse
         let sent = ContinuousClock.now
         do {
-            let request = isRanged
+            let request =
+                isRanged
                 ? OriginRequest(url: url, bytes: ByteRequest(offset: requested, end: end), ifRange: validator)
                 : OriginRequest(url: url)
             response = try await loader.origin.fetch(request)
@@ -168,8 +178,11 @@ struct FetchRunner: Sendable {
             return .broken(failure, position: requested)
         }
         let answeredAfter = isRanged ? ContinuousClock.now - sent : nil
-        guard let accepted = try await loader.accept(response.kind, info: response.info, fetch: id,
-                                                     requestedOffset: requested, answeredAfter: answeredAfter) else {
+        guard
+            let accepted = try await loader.accept(
+                response.kind, info: response.info, fetch: id,
+                requestedOffset: requested, answeredAfter: answeredAfter)
+        else {
             return .finished(endOfResource: nil)
         }
         var position = accepted.offset
@@ -220,8 +233,9 @@ struct FetchRunner: Sendable {
         if stoppedEarly { return .finished(endOfResource: nil) }
         if let limit = accepted.limit, position < limit {
             if !isCreated, try await !createBeforeRetrying(response.info) { return .finished(endOfResource: nil) }
-            return .broken(.transport("the body ended at byte \(position) of \(limit)", url: url),
-                           position: position)
+            return .broken(
+                .transport("the body ended at byte \(position) of \(limit)", url: url),
+                position: position)
         }
         if let end, position >= end { return .rangeDone }
         return .finished(endOfResource: position)

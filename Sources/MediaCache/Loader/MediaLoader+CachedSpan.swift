@@ -19,7 +19,8 @@ extension MediaLoader {
     /// ```
     public func cachedSpan(_ range: ByteRange, of record: ResourceRecord, purpose: ReadPurpose = .playback) -> FileChunk? {
         guard range.length > 0, record.available.contains(range),
-              let span = try? store.fileSpan(range, of: record.key, generation: record.generation) else { return nil }
+            let span = try? store.fileSpan(range, of: record.key, generation: record.generation)
+        else { return nil }
         var chunk = FileChunk(span: span, source: .cache)
         let (recorder, key) = (recorder, record.key)
         chunk.onSent = { sent in recorder.delivered(sent, source: .cache, of: key, for: purpose) }

@@ -125,11 +125,13 @@ public final class MediaLoader: Sendable {
             }
             // A running fetch keeps its loader as a reader does: a fetch still draining what it
             // asked for must be found by the next reader, not duplicated by a new loader.
-            let holds = ResourceLoader.Holds(retain: { [weak self] in self?.retain(key) },
-                                             release: { [weak self] in self?.release(key) })
-            let loader = ResourceLoader(key: key, url: url, store: store, origin: origin, configuration: configuration,
-                                        statistics: recorder, playback: playback, holds: holds,
-                                        isStopped: isStopped.withLock { $0 })
+            let holds = ResourceLoader.Holds(
+                retain: { [weak self] in self?.retain(key) },
+                release: { [weak self] in self?.release(key) })
+            let loader = ResourceLoader(
+                key: key, url: url, store: store, origin: origin, configuration: configuration,
+                statistics: recorder, playback: playback, holds: holds,
+                isStopped: isStopped.withLock { $0 })
             entries[key] = Entry(loader: loader, users: 1, lease: store.beginUse(of: key))
             return loader
         }

@@ -39,11 +39,13 @@ struct RecentWrites {
     /// at most `limit` of them; `nil` when none are kept.
     func bytes(at position: Int64, generation: Generation?, limit: Int64) -> (bytes: Data, generation: Generation)? {
         guard limit > 0,
-              let hit = written.last(where: { $0.offset <= position && position < $0.end }),
-              generation == nil || generation == hit.generation else { return nil }
+            let hit = written.last(where: { $0.offset <= position && position < $0.end }),
+            generation == nil || generation == hit.generation
+        else { return nil }
         let start = Int(position - hit.offset)
         let end = start + Int(min(limit, hit.end - position))
-        let bytes = start == 0 && end == hit.bytes.count
+        let bytes =
+            start == 0 && end == hit.bytes.count
             ? hit.bytes
             : Data(hit.bytes[(hit.bytes.startIndex + start)..<(hit.bytes.startIndex + end)])
         return (bytes, hit.generation)

@@ -105,8 +105,9 @@ extension ResourceLoader {
         let limit = [fetch.end, record?.contentInfo.totalLength, nextCached, nextFetch].compactMap { $0 }.min()
         let attached = plan.readers(of: id).compactMap { readers[$0] }
             .map { RequestPacing.Reader(position: $0.position, end: $0.end, takesAll: $0.takesAll) }
-        let decision = pacing.decide(start: fetch.start, requested: requested, inFlight: inFlight, readers: attached,
-                                     limit: limit)
+        let decision = pacing.decide(
+            start: fetch.start, requested: requested, inFlight: inFlight, readers: attached,
+            limit: limit)
         if case .request(let end) = decision { plan.fetch(id, requested: end) }
         return decision
     }
@@ -139,8 +140,10 @@ extension ResourceLoader {
     /// tells the fetch where to write, or `nil` to stop. A ranged request's wait for its head,
     /// `answeredAfter`, comes along (see ``requestAnswered(_:from:after:)``): one call into the
     /// loader between a miss's head and its reader, not two.
-    func accept(_ kind: OriginResponse.Kind, info: ContentInfo, fetch id: FetchID, requestedOffset: Int64,
-                answeredAfter: Duration?) throws(LoaderError) -> Acceptance? {
+    func accept(
+        _ kind: OriginResponse.Kind, info: ContentInfo, fetch id: FetchID, requestedOffset: Int64,
+        answeredAfter: Duration?
+    ) throws(LoaderError) -> Acceptance? {
         if let answeredAfter { requestAnswered(id, from: requestedOffset, after: answeredAfter) }
         guard plan.fetches[id] != nil else { return nil }
         let before = try storedRecord()
@@ -227,8 +230,9 @@ extension ResourceLoader {
     /// announcing fetch stops, and its first chunk is dropped rather than kept for the new
     /// version's readers.
     private func supersede(_ record: ResourceRecord, of fetch: FetchID, by generation: Generation) {
-        configuration.logger.info("content changed on the origin before a miss was stored",
-                                  metadata: ["key": "\(key)", "generation": "\(generation)"])
+        configuration.logger.info(
+            "content changed on the origin before a miss was stored",
+            metadata: ["key": "\(key)", "generation": "\(generation)"])
         for (id, reader) in readers where (reader.generation ?? reader.promised) != nil {
             readers[id]?.failure = .contentChanged(key: key, from: record.generation, to: generation)
         }
@@ -284,7 +288,8 @@ extension ResourceLoader {
         _ = plan.fetch(id, reached: position)
         wakeReaders()
         while let furthest = plan.readers(of: id).compactMap({ readers[$0]?.position }).max(),
-              position - furthest > configuration.readahead, fetchTasks[id] != nil, !isStopped {
+            position - furthest > configuration.readahead, fetchTasks[id] != nil, !isStopped
+        {
             await suspendFetch(id, .paused)
         }
         return plan.fetches[id] != nil && fetchTasks[id] != nil && !isStopped

@@ -70,8 +70,10 @@ extension ResourceLoader {
             if length > maximumLength { throw .tooLarge(url: url, limit: maximumLength) }
             guard let validator = first.info.ifRangeValidator else { break }
             let head = try await body(of: first, maximumLength: maximumLength)
-            let rest = try await fetchWithRetries(OriginRequest(url: url, bytes: ByteRequest(offset: Int64(head.count)),
-                                                                ifRange: validator))
+            let rest = try await fetchWithRetries(
+                OriginRequest(
+                    url: url, bytes: ByteRequest(offset: Int64(head.count)),
+                    ifRange: validator))
             switch rest.kind {
             case .partial(offset: let offset, _) where offset == Int64(head.count):
                 let body = try await head + self.body(of: rest, maximumLength: maximumLength - offset)
@@ -107,8 +109,9 @@ extension ResourceLoader {
     /// failing (transport failures, 5xx); other answers, such as `404`, are passed on.
     private func stale(_ stored: RevalidatedContent, _ failure: OriginError) throws(LoaderError) -> RevalidatedContent {
         guard failure.isTransient else { throw .origin(failure) }
-        configuration.logger.notice("origin unreachable; serving the stored copy",
-                                    metadata: ["key": "\(key)", "error": "\(failure)"])
+        configuration.logger.notice(
+            "origin unreachable; serving the stored copy",
+            metadata: ["key": "\(key)", "error": "\(failure)"])
         var stale = stored
         stale.staleReason = .origin(failure)
         return stale

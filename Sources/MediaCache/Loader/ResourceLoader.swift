@@ -83,8 +83,10 @@ actor ResourceLoader {
         let release: @Sendable () -> Void
     }
 
-    init(key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: MediaLoader.Configuration,
-         statistics: StatisticsRecorder, playback: PlaybackActivity, holds: Holds, isStopped: Bool = false) {
+    init(
+        key: ResourceKey, url: URL, store: MediaStore, origin: any MediaOrigin, configuration: MediaLoader.Configuration,
+        statistics: StatisticsRecorder, playback: PlaybackActivity, holds: Holds, isStopped: Bool = false
+    ) {
         self.holds = holds
         self.isStopped = isStopped
         self.key = key
@@ -96,8 +98,9 @@ actor ResourceLoader {
         self.playback = playback
         recent = RecentWrites(capacity: 8 * configuration.chunkSize)
         plan = FetchPlan(coalescingDistance: configuration.coalescingDistance)
-        pacing = RequestPacing(initialLead: configuration.initialReadahead, maximumLead: configuration.readahead,
-                               requestWindow: configuration.requestWindow, slowRoundTrip: configuration.slowRoundTrip)
+        pacing = RequestPacing(
+            initialLead: configuration.initialReadahead, maximumLead: configuration.readahead,
+            requestWindow: configuration.requestWindow, slowRoundTrip: configuration.slowRoundTrip)
     }
 
     /// Registers a reader of `request`.
@@ -109,8 +112,9 @@ actor ResourceLoader {
         // Bytes that arrived before the reader came and are not stored yet (a response's first
         // chunk, see ``arriving(_:at:generation:)``) cost it nothing from the origin either.
         if let record { cached.formUnion(recent.ranges(of: record.generation)) }
-        readers[id] = Reader(position: request.offset, end: request.end, takesAll: request.takesAll,
-                             cachedAtStart: cached, purpose: purpose)
+        readers[id] = Reader(
+            position: request.offset, end: request.end, takesAll: request.takesAll,
+            cachedAtStart: cached, purpose: purpose)
         return id
     }
 
@@ -158,8 +162,9 @@ actor ResourceLoader {
                     let (source, sourceRun) = Self.source(at: reader)
                     let count = min(run, (end ?? .max) - reader.position, sourceRun)
                     do {
-                        return try cachedPart(of: count, source: source, generation: record.generation, fileSpanLimit: fileSpanLimit,
-                                              to: id, &reader)
+                        return try cachedPart(
+                            of: count, source: source, generation: record.generation, fileSpanLimit: fileSpanLimit,
+                            to: id, &reader)
                     } catch .store(.dataMissing) {
                         // The store could not read those bytes back (a data file cut short, an
                         // encrypted block that fails authentication) and dropped them: they are
@@ -265,8 +270,11 @@ actor ResourceLoader {
     private func recentChunk(_ id: ReaderID, reader: inout Reader) -> ByteChunk? {
         let (source, sourceRun) = Self.source(at: reader)
         let limit = min(Int64(configuration.chunkSize), (reader.end ?? .max) - reader.position, sourceRun)
-        guard let (bytes, generation) = recent.bytes(at: reader.position, generation: reader.generation ?? reader.promised,
-                                                     limit: limit) else {
+        guard
+            let (bytes, generation) = recent.bytes(
+                at: reader.position, generation: reader.generation ?? reader.promised,
+                limit: limit)
+        else {
             return nil
         }
         let chunk = ByteChunk(offset: reader.position, bytes: bytes, source: source)
@@ -286,8 +294,10 @@ actor ResourceLoader {
 
     /// Moves `reader` past the `count` bytes from `offset` of `generation` it is handed, and
     /// lets fetches waiting for it see it move.
-    private func deliver(offset: Int64, count: Int64, source: ByteChunk.Source, of generation: Generation,
-                         to id: ReaderID, _ reader: inout Reader) {
+    private func deliver(
+        offset: Int64, count: Int64, source: ByteChunk.Source, of generation: Generation,
+        to id: ReaderID, _ reader: inout Reader
+    ) {
         reader.position = offset + count
         reader.generation = generation
         reader.cachedRun = source == .cache ? reader.cachedRun + count : 0

@@ -81,8 +81,9 @@ enum ContentRange: Equatable {
             return
         }
         guard let dash = range.firstIndex(of: "-"),
-              let first = HTTPFieldText.decimal(range[..<dash]),
-              let last = HTTPFieldText.decimal(range[range.index(after: dash)...]) else { return nil }
+            let first = HTTPFieldText.decimal(range[..<dash]),
+            let last = HTTPFieldText.decimal(range[range.index(after: dash)...])
+        else { return nil }
         // A last byte of Int64.max would make the length overflow; no resource is that long.
         guard first <= last, last < .max else { return nil }
         if let total, last >= total { return nil }

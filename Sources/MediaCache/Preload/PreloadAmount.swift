@@ -77,8 +77,10 @@ public enum PreloadAmount: Hashable, Sendable, Codable, CustomStringConvertible 
         } else if try container.decodeIfPresent(Bool.self, forKey: .full) == true {
             self = .full
         } else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "give \"seconds\", \"bytes\" or \"full\": true"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "give \"seconds\", \"bytes\" or \"full\": true"))
         }
     }
 

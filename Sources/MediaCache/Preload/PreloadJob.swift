@@ -42,8 +42,10 @@ public struct PreloadJob: Hashable, Sendable, Codable {
     public var error: String?
 
     /// Creates a report.
-    public init(url: URL, key: ResourceKey, amount: PreloadAmount, priority: Int, state: State, method: String? = nil,
-                bytesTarget: Int64? = nil, bytesDone: Int64 = 0, error: String? = nil) {
+    public init(
+        url: URL, key: ResourceKey, amount: PreloadAmount, priority: Int, state: State, method: String? = nil,
+        bytesTarget: Int64? = nil, bytesDone: Int64 = 0, error: String? = nil
+    ) {
         self.url = url
         self.key = key
         self.amount = amount

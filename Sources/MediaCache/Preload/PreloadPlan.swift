@@ -39,7 +39,9 @@ public struct PreloadPlan: Hashable, Sendable {
     /// Plans `amount` of `url`: bytes as they are, seconds through the container's time index
     /// for MP4 and MP3, and from `assumedBitrate` (bits per second) for other types or when
     /// the container cannot be read.
-    static func make(for amount: PreloadAmount, of url: URL, loader: MediaLoader, assumedBitrate: Double)
+    static func make(
+        for amount: PreloadAmount, of url: URL, loader: MediaLoader, assumedBitrate: Double
+    )
         async throws(LoaderError) -> PreloadPlan
     {
         let info = try await loader.contentRecord(for: url, purpose: .preload).contentInfo
@@ -80,7 +82,7 @@ enum ContainerFormat {
         let type = mimeType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         switch (type, url.pathExtension.lowercased()) {
         case ("video/mp4", _), ("audio/mp4", _), ("video/quicktime", _), ("audio/x-m4a", _), ("video/x-m4v", _),
-             (_, "mp4"), (_, "m4v"), (_, "m4a"), (_, "mov"):
+            (_, "mp4"), (_, "m4v"), (_, "m4a"), (_, "mov"):
             self = .mp4
         case ("audio/mpeg", _), ("audio/mp3", _), (_, "mp3"):
             self = .mp3

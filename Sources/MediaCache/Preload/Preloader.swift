@@ -45,8 +45,11 @@ public actor Preloader {
         queue = JobQueue(limit: configuration.maxConcurrentJobs, order: .priorityThenNewest) { earlier, later in
             Request(url: later.url, amount: earlier.amount.merged(with: later.amount), maximumBandwidth: later.maximumBandwidth)
         }
-        fetcher = TargetFetcher(loader: loader, policy: FetchPolicy(purpose: .preload, step: configuration.stepSize,
-                                                                      quietPeriod: configuration.playbackQuietPeriod))
+        fetcher = TargetFetcher(
+            loader: loader,
+            policy: FetchPolicy(
+                purpose: .preload, step: configuration.stepSize,
+                quietPeriod: configuration.playbackQuietPeriod))
     }
 
     /// The priorities the command line and the API accept.
@@ -131,8 +134,10 @@ public actor Preloader {
         for action in actions {
             switch action {
             case .start(let job):
-                report(PreloadJob(url: job.request.url, key: job.key, amount: job.request.amount, priority: job.priority,
-                                  state: .running))
+                report(
+                    PreloadJob(
+                        url: job.request.url, key: job.key, amount: job.request.amount, priority: job.priority,
+                        state: .running))
                 tasks[job.key] = Task { await self.run(job) }
             case .stop(let key):
                 tasks[key]?.cancel()
@@ -176,13 +181,16 @@ public actor Preloader {
     /// The first plan of the configured planners, else the plan for one resource.
     private func plan(_ request: Request) async throws -> PreloadPlan {
         for planner in configuration.planners {
-            if let plan = try await planner.plan(request.amount, of: request.url, maximumBandwidth: request.maximumBandwidth,
-                                                 loader: loader) {
+            if let plan = try await planner.plan(
+                request.amount, of: request.url, maximumBandwidth: request.maximumBandwidth,
+                loader: loader)
+            {
                 return plan
             }
         }
-        return try await PreloadPlan.make(for: request.amount, of: request.url, loader: loader,
-                                          assumedBitrate: configuration.assumedBitrate)
+        return try await PreloadPlan.make(
+            for: request.amount, of: request.url, loader: loader,
+            assumedBitrate: configuration.assumedBitrate)
     }
 
     private func end(_ key: ResourceKey, _ state: PreloadJob.State, error: String? = nil) {

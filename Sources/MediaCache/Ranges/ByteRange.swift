@@ -33,8 +33,9 @@ public struct ByteRange: Hashable, Sendable, Codable, CustomStringConvertible {
         let lower = try container.decode(Int64.self, forKey: .lowerBound)
         let upper = try container.decode(Int64.self, forKey: .upperBound)
         guard lower >= 0, lower <= upper else {
-            throw DecodingError.dataCorruptedError(forKey: .upperBound, in: container,
-                                                   debugDescription: "\(lower)..<\(upper) is not a byte range")
+            throw DecodingError.dataCorruptedError(
+                forKey: .upperBound, in: container,
+                debugDescription: "\(lower)..<\(upper) is not a byte range")
         }
         self.init(lower, upper)
     }

@@ -24,8 +24,10 @@ public struct CacheStatistics: Hashable, Sendable, Codable {
     public var bytesPreloadedPlayed: Int64 = 0
 
     /// Creates statistics with the given counts.
-    public init(bytesFromCache: Int64 = 0, bytesFromNetwork: Int64 = 0, bytesFromOrigin: Int64 = 0,
-                bytesPreloaded: Int64 = 0, bytesPreloadedPlayed: Int64 = 0) {
+    public init(
+        bytesFromCache: Int64 = 0, bytesFromNetwork: Int64 = 0, bytesFromOrigin: Int64 = 0,
+        bytesPreloaded: Int64 = 0, bytesPreloadedPlayed: Int64 = 0
+    ) {
         self.bytesFromCache = bytesFromCache
         self.bytesFromNetwork = bytesFromNetwork
         self.bytesFromOrigin = bytesFromOrigin
@@ -51,11 +53,12 @@ public struct CacheStatistics: Hashable, Sendable, Codable {
 
     /// The counts of `lhs` and `rhs` added, for a roll-up such as an HLS asset's.
     public static func + (lhs: CacheStatistics, rhs: CacheStatistics) -> CacheStatistics {
-        CacheStatistics(bytesFromCache: lhs.bytesFromCache + rhs.bytesFromCache,
-                        bytesFromNetwork: lhs.bytesFromNetwork + rhs.bytesFromNetwork,
-                        bytesFromOrigin: lhs.bytesFromOrigin + rhs.bytesFromOrigin,
-                        bytesPreloaded: lhs.bytesPreloaded + rhs.bytesPreloaded,
-                        bytesPreloadedPlayed: lhs.bytesPreloadedPlayed + rhs.bytesPreloadedPlayed)
+        CacheStatistics(
+            bytesFromCache: lhs.bytesFromCache + rhs.bytesFromCache,
+            bytesFromNetwork: lhs.bytesFromNetwork + rhs.bytesFromNetwork,
+            bytesFromOrigin: lhs.bytesFromOrigin + rhs.bytesFromOrigin,
+            bytesPreloaded: lhs.bytesPreloaded + rhs.bytesPreloaded,
+            bytesPreloadedPlayed: lhs.bytesPreloadedPlayed + rhs.bytesPreloadedPlayed)
     }
 
     private enum CodingKeys: String, CodingKey {

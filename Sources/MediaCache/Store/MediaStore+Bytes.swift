@@ -75,9 +75,10 @@ extension MediaStore {
                     Result { () throws(SealedDataFile.ReadFailure) in try file.read(range) }
                 }
             }
-            return .success(try slot.withFile(on: fileSystem) { file throws(IOError) in
-                try file.read(count: Int(range.length), at: range.lowerBound)
-            })
+            return .success(
+                try slot.withFile(on: fileSystem) { file throws(IOError) in
+                    try file.read(count: Int(range.length), at: range.lowerBound)
+                })
         }
         let data: Data
         switch read {
@@ -104,7 +105,9 @@ extension MediaStore {
     /// send without reading them (see ``StoredFileSpan``); `nil` when the file system has no
     /// descriptor to send, or the file is shorter than the index claims (``read(_:from:generation:)``
     /// then finds and reports the loss). Same rules and errors as ``read(_:from:generation:)``.
-    public func fileSpan(_ range: ByteRange, of key: ResourceKey, generation: Generation? = nil)
+    public func fileSpan(
+        _ range: ByteRange, of key: ResourceKey, generation: Generation? = nil
+    )
         throws(MediaStoreError) -> StoredFileSpan?
     {
         // Encrypted bytes must be opened before they are sent.
@@ -154,8 +157,9 @@ extension MediaStore {
             }
             try indexOperation("drop unreadable block") { try index.replaceSpans(of: slot.id, with: committed) }
         }
-        configuration.logger.warning("encrypted block failed authentication; it will be fetched again",
-                                     metadata: ["key": "\(slot.key)", "block": "\(block)"])
+        configuration.logger.warning(
+            "encrypted block failed authentication; it will be fetched again",
+            metadata: ["key": "\(slot.key)", "block": "\(block)"])
     }
 
     /// Forgets every span at or past `offset`: the data file ends there.
@@ -169,7 +173,8 @@ extension MediaStore {
                 state.available.remove(lost)
             }
         }
-        configuration.logger.warning("data file shorter than its index; spans dropped",
-                                     metadata: ["key": "\(slot.key)", "from": "\(offset)"])
+        configuration.logger.warning(
+            "data file shorter than its index; spans dropped",
+            metadata: ["key": "\(slot.key)", "from": "\(offset)"])
     }
 }

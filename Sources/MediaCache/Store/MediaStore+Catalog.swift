@@ -38,7 +38,8 @@ extension MediaStore {
             catalog.indexed.insert(key)
             // A lookup whose digest collided may have loaded the new row meanwhile.
             if let slot = catalog.slots[key] { return slot }
-            let slot = ResourceSlot(resource: resource, committed: ByteRangeSet(), path: dataPath(for: resource.id, pinned: resource.isPinned))
+            let slot = ResourceSlot(
+                resource: resource, committed: ByteRangeSet(), path: dataPath(for: resource.id, pinned: resource.isPinned))
             catalog.slots[key] = slot
             return slot
         }

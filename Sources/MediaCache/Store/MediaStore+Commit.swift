@@ -125,9 +125,10 @@ extension MediaStore {
         var snapshots: [Snapshot] = []
         for slot in slots {
             var snapshot = slot.state.withLock { state in
-                Snapshot(slot: slot, generation: state.generation, pending: state.pending,
-                         merged: StoreIndex.Commit.Spans.merged(state.pending, joining: state.committed),
-                         access: state.unrecordedAccess)
+                Snapshot(
+                    slot: slot, generation: state.generation, pending: state.pending,
+                    merged: StoreIndex.Commit.Spans.merged(state.pending, joining: state.committed),
+                    access: state.unrecordedAccess)
             }
             guard !snapshot.pending.isEmpty || snapshot.access != nil else { continue }
             if !snapshot.pending.isEmpty {

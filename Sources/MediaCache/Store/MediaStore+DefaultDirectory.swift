@@ -5,7 +5,8 @@ extension MediaStore {
     /// (or `~/.cache/mediacache`) on Linux, `Library/Caches/mediacache` on Apple platforms.
     public static var defaultDirectory: String {
         #if canImport(Darwin)
-        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         return caches.appendingPathComponent("mediacache").path
         #else

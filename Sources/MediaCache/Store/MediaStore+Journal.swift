@@ -28,25 +28,30 @@ extension MediaStore {
                     defer { file.close() }
                     try file.synchronize()
                 } catch {
-                    configuration.logger.warning("could not flush a data file to recover its journal",
-                                                 metadata: ["file": "\(path)", "error": "\(error)"])
+                    configuration.logger.warning(
+                        "could not flush a data file to recover its journal",
+                        metadata: ["file": "\(path)", "error": "\(error)"])
                     continue
                 }
-                commit.spans.append(.init(id: id, generation: generation,
-                                          merged: StoreIndex.Commit.Spans.merged(fresh, joining: recorded)))
+                commit.spans.append(
+                    .init(
+                        id: id, generation: generation,
+                        merged: StoreIndex.Commit.Spans.merged(fresh, joining: recorded)))
                 recovered += fresh.coveredLength
             }
             if !commit.spans.isEmpty {
                 _ = try indexOperation("recover journal") { try index.record(commit) }
-                configuration.logger.notice("recovered bytes written before an unclean exit",
-                                            metadata: ["bytes": "\(recovered)", "resources": "\(commit.spans.count)"])
+                configuration.logger.notice(
+                    "recovered bytes written before an unclean exit",
+                    metadata: ["bytes": "\(recovered)", "resources": "\(commit.spans.count)"])
             }
         }
         do {
             try journal.start()
         } catch {
-            configuration.logger.warning("could not start the write journal; a crash may cost uncommitted bytes",
-                                         metadata: ["error": "\(error)"])
+            configuration.logger.warning(
+                "could not start the write journal; a crash may cost uncommitted bytes",
+                metadata: ["error": "\(error)"])
         }
     }
 

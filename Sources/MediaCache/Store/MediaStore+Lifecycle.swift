@@ -39,8 +39,9 @@ extension MediaStore {
             do {
                 try fileSystem.removeFile(at: slot.path)
             } catch {
-                configuration.logger.warning("could not remove data file of a changed resource",
-                                             metadata: ["key": "\(slot.key)", "error": "\(error)"])
+                configuration.logger.warning(
+                    "could not remove data file of a changed resource",
+                    metadata: ["key": "\(slot.key)", "error": "\(error)"])
             }
             configuration.logger.info("content changed", metadata: ["key": "\(slot.key)", "generation": "\(next)"])
             return next
@@ -62,7 +63,8 @@ extension MediaStore {
                 catalog.slots[key] = nil
             } else {
                 guard catalog.indexed.mayContain(key),
-                      let resource = try indexOperation("find resource", { try index.resource(for: key) }) else {
+                    let resource = try indexOperation("find resource", { try index.resource(for: key) })
+                else {
                     throw .unknownResource(key)
                 }
                 path = dataPath(for: resource.id, pinned: resource.isPinned)

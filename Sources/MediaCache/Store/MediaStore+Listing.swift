@@ -9,10 +9,11 @@ extension MediaStore {
         }
         let (resources, cached) = try indexOperation("list") { (try index.allResources(), try index.cachedBytes()) }
         let entries = resources.map { resource in
-            var entry = StoreEntry(key: resource.key, url: resource.url, cachedBytes: cached[resource.id] ?? 0,
-                                   totalLength: resource.info.totalLength, mimeType: resource.info.mimeType,
-                                   isPinned: resource.isPinned, lastAccess: resource.lastAccess,
-                                   generation: resource.generation)
+            var entry = StoreEntry(
+                key: resource.key, url: resource.url, cachedBytes: cached[resource.id] ?? 0,
+                totalLength: resource.info.totalLength, mimeType: resource.info.mimeType,
+                isPinned: resource.isPinned, lastAccess: resource.lastAccess,
+                generation: resource.generation)
             if let slot = slots[resource.key] {
                 slot.state.withLock { state in
                     entry.cachedBytes = state.available.coveredLength

@@ -11,8 +11,10 @@ extension MediaStore {
         // One listing of each folder, not a look per resource: this runs at every open.
         let (kept, purgeable): (Set<String>, Set<String>)
         do {
-            (kept, purgeable) = (Set(try fileSystem.contentsOfDirectory(at: dataDirectory)),
-                                 Set(try fileSystem.contentsOfDirectory(at: purgeableDataDirectory)))
+            (kept, purgeable) = (
+                Set(try fileSystem.contentsOfDirectory(at: dataDirectory)),
+                Set(try fileSystem.contentsOfDirectory(at: purgeableDataDirectory))
+            )
         } catch {
             throw MediaStoreError(error, key: nil)
         }
@@ -22,8 +24,9 @@ extension MediaStore {
             let (wanted, other) = resource.isPinned ? (kept, purgeable) : (purgeable, kept)
             guard !wanted.contains(name), other.contains(name) else { continue }
             do throws(IOError) {
-                try fileSystem.moveFile(at: dataPath(for: resource.id, pinned: !resource.isPinned),
-                                        to: dataPath(for: resource.id, pinned: resource.isPinned))
+                try fileSystem.moveFile(
+                    at: dataPath(for: resource.id, pinned: !resource.isPinned),
+                    to: dataPath(for: resource.id, pinned: resource.isPinned))
             } catch {
                 throw MediaStoreError(error, key: resource.key)
             }
@@ -31,8 +34,9 @@ extension MediaStore {
             if resource.isPinned { moved.pinned += 1 }
         }
         if moved.count > 0 {
-            configuration.logger.notice("moved data files where their pinning puts them",
-                                        metadata: ["files": "\(moved.count)", "pinned": "\(moved.pinned)"])
+            configuration.logger.notice(
+                "moved data files where their pinning puts them",
+                metadata: ["files": "\(moved.count)", "pinned": "\(moved.pinned)"])
         }
     }
 
@@ -54,8 +58,9 @@ extension MediaStore {
             }
             guard end > size else { continue }
             try indexOperation("reconcile") { try index.truncateSpans(of: resource.id, to: size) }
-            configuration.logger.warning("index claimed bytes past the data file; dropped",
-                                         metadata: ["key": "\(resource.key)", "size": "\(size)", "claimed": "\(end)"])
+            configuration.logger.warning(
+                "index claimed bytes past the data file; dropped",
+                metadata: ["key": "\(resource.key)", "size": "\(size)", "claimed": "\(end)"])
         }
         for folder in Set([dataDirectory, purgeableDataDirectory]) {
             let names: [String]

@@ -16,8 +16,9 @@ extension MediaStore {
             let code = posix.flatMap { $0.domain == NSPOSIXErrorDomain ? Int32(truncatingIfNeeded: $0.code) : nil } ?? EIO
             throw MediaStoreError(IOError(operation: "move the store to \(root)", path: purgeable, code: code), key: nil)
         }
-        logger.notice("moved the store out of the purgeable folder; its data files stay there",
-                      metadata: ["from": "\(purgeable)", "to": "\(root)"])
+        logger.notice(
+            "moved the store out of the purgeable folder; its data files stay there",
+            metadata: ["from": "\(purgeable)", "to": "\(root)"])
     }
 
     /// Whether `directory` holds a store's index, at its top or in a keyed folder.

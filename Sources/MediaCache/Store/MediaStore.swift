@@ -73,8 +73,10 @@ public final class MediaStore: Sendable {
     /// Where the data files of resources that are not pinned live.
     let purgeableDataDirectory: String
 
-    private init(directory: String, purgeableDataDirectory: String, configuration: MediaStore.Configuration, lock: DirectoryLock,
-                 index: StoreIndex, keys: [ResourceKey]) {
+    private init(
+        directory: String, purgeableDataDirectory: String, configuration: MediaStore.Configuration, lock: DirectoryLock,
+        index: StoreIndex, keys: [ResourceKey]
+    ) {
         self.directory = directory
         self.purgeableDataDirectory = purgeableDataDirectory
         self.configuration = configuration
@@ -109,13 +111,15 @@ public final class MediaStore: Sendable {
         if let purgeable = configuration.purgeableDirectory {
             try adoptStore(from: URL(fileURLWithPath: purgeable).standardizedFileURL.path, into: root, logger: configuration.logger)
         }
-        let directory = try KeyedDirectory.resolve(root, encryption: configuration.encryption, fileSystem: configuration.fileSystem,
-                                                   logger: configuration.logger)
+        let directory = try KeyedDirectory.resolve(
+            root, encryption: configuration.encryption, fileSystem: configuration.fileSystem,
+            logger: configuration.logger)
         // The purgeable folder mirrors the store's: a keyed store's files there sit in the
         // same `key-…` folder.
-        let purgeableData = configuration.purgeableDirectory.map {
-            URL(fileURLWithPath: $0).standardizedFileURL.path + directory.dropFirst(root.count) + "/data"
-        } ?? directory + "/data"
+        let purgeableData =
+            configuration.purgeableDirectory.map {
+                URL(fileURLWithPath: $0).standardizedFileURL.path + directory.dropFirst(root.count) + "/data"
+            } ?? directory + "/data"
         do {
             try configuration.fileSystem.createDirectory(at: directory + "/data")
             try configuration.fileSystem.createDirectory(at: purgeableData)
@@ -132,8 +136,9 @@ public final class MediaStore: Sendable {
             lock.release()
             throw .index(operation: "open", underlying: error)
         }
-        let store = MediaStore(directory: directory, purgeableDataDirectory: purgeableData, configuration: configuration, lock: lock,
-                               index: index, keys: keys)
+        let store = MediaStore(
+            directory: directory, purgeableDataDirectory: purgeableData, configuration: configuration, lock: lock,
+            index: index, keys: keys)
         do {
             try store.placeDataFiles()
             try store.adoptJournal()
@@ -156,8 +161,9 @@ public final class MediaStore: Sendable {
     public func record(for key: ResourceKey) throws(MediaStoreError) -> ResourceRecord? {
         guard let slot = try existingSlot(for: key) else { return nil }
         return slot.state.withLock { state in
-            ResourceRecord(key: key, url: slot.url, contentInfo: state.info, generation: state.generation,
-                           isPinned: state.isPinned, available: state.available, validatedAt: state.validatedAt)
+            ResourceRecord(
+                key: key, url: slot.url, contentInfo: state.info, generation: state.generation,
+                isPinned: state.isPinned, available: state.available, validatedAt: state.validatedAt)
         }
     }
 
@@ -214,8 +220,9 @@ public final class MediaStore: Sendable {
     func newRecord(_ info: ContentInfo, for url: URL) throws(MediaStoreError) -> ResourceRecord {
         let key = key(for: url)
         try check(info, for: key)
-        return ResourceRecord(key: key, url: url.absoluteString, contentInfo: info, generation: .initial, isPinned: false,
-                              available: ByteRangeSet(), validatedAt: clock.now())
+        return ResourceRecord(
+            key: key, url: url.absoluteString, contentInfo: info, generation: .initial, isPinned: false,
+            available: ByteRangeSet(), validatedAt: clock.now())
     }
 
     private func check(_ info: ContentInfo, for key: ResourceKey) throws(MediaStoreError) {
@@ -312,8 +319,9 @@ public final class MediaStore: Sendable {
 extension ContentInfo {
     /// `self` updated with every field `newer` sets; range support always follows `newer`.
     func merged(with newer: ContentInfo) -> ContentInfo {
-        ContentInfo(totalLength: newer.totalLength ?? totalLength, mimeType: newer.mimeType ?? mimeType,
-                    acceptsRanges: newer.acceptsRanges, etag: newer.etag ?? etag,
-                    lastModified: newer.lastModified ?? lastModified, finalURL: newer.finalURL ?? finalURL)
+        ContentInfo(
+            totalLength: newer.totalLength ?? totalLength, mimeType: newer.mimeType ?? mimeType,
+            acceptsRanges: newer.acceptsRanges, etag: newer.etag ?? etag,
+            lastModified: newer.lastModified ?? lastModified, finalURL: newer.finalURL ?? finalURL)
     }
 }

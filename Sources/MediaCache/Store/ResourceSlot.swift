@@ -40,9 +40,11 @@ final class ResourceSlot: Sendable {
         id = resource.id
         key = resource.key
         url = resource.url
-        state = Locked(State(info: resource.info, generation: resource.generation, isPinned: resource.isPinned,
-                             committed: committed, available: committed, lastAccess: resource.lastAccess,
-                             validatedAt: resource.validatedAt, path: path))
+        state = Locked(
+            State(
+                info: resource.info, generation: resource.generation, isPinned: resource.isPinned,
+                committed: committed, available: committed, lastAccess: resource.lastAccess,
+                validatedAt: resource.validatedAt, path: path))
     }
 
     /// Where the data file is now.
@@ -70,7 +72,9 @@ final class ResourceSlot: Sendable {
     }
 
     /// The open data file (sealed too when `encryption` is given), counted as in use.
-    private func use(_ fileSystem: any FileSystem, encryption: StoreEncryption?) throws(MediaStoreError)
+    private func use(
+        _ fileSystem: any FileSystem, encryption: StoreEncryption?
+    ) throws(MediaStoreError)
         -> (any RandomAccessFile, SealedDataFile?)
     {
         try state.withLock { state throws(MediaStoreError) -> (any RandomAccessFile, SealedDataFile?) in
@@ -84,8 +88,9 @@ final class ResourceSlot: Sendable {
                     state.file = file
                 }
                 if let encryption, state.sealed == nil {
-                    state.sealed = try SealedDataFile(file: file, path: state.path, encryption: encryption, id: id,
-                                                      generation: state.generation)
+                    state.sealed = try SealedDataFile(
+                        file: file, path: state.path, encryption: encryption, id: id,
+                        generation: state.generation)
                 }
                 state.fileUsers += 1
                 return (file, state.sealed)
@@ -100,7 +105,8 @@ final class ResourceSlot: Sendable {
     func closeFileIfIdle() {
         state.withLock { state in
             guard state.fileUsers == 0, state.pending.isEmpty, state.sealed?.hasUnsealedBytes != true,
-                  let file = state.file else { return }
+                let file = state.file
+            else { return }
             file.close()
             state.file = nil
             state.sealed = nil

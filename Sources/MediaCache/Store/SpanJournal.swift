@@ -49,7 +49,9 @@ final class SpanJournal: Sendable {
             switch self {
             case .mapped(let file):
                 let range = Int(start)..<min(Int(end), file.bytes.count)
-                if !range.isEmpty { UnsafeMutableRawBufferPointer(rebasing: file.bytes[range]).initializeMemory(as: UInt8.self, repeating: 0) }
+                if !range.isEmpty {
+                    UnsafeMutableRawBufferPointer(rebasing: file.bytes[range]).initializeMemory(as: UInt8.self, repeating: 0)
+                }
             case .written(let file):
                 try file.truncate(to: start)
             }

@@ -14,10 +14,12 @@ extension StoreIndex {
                         bytes_expected = excluded.bytes_expected, expected_is_estimate = excluded.expected_is_estimate,
                         updated = excluded.updated
                     """,
-                arguments: [download.id, key.rawValue, download.url.absoluteString, download.title,
-                            String(decoding: download.selection, as: UTF8.self), download.state, download.error,
-                            download.bytesDone, download.bytesExpected, download.expectedIsEstimate,
-                            download.created.timeIntervalSince1970, download.updated.timeIntervalSince1970])
+                arguments: [
+                    download.id, key.rawValue, download.url.absoluteString, download.title,
+                    String(decoding: download.selection, as: UTF8.self), download.state, download.error,
+                    download.bytesDone, download.bytesExpected, download.expectedIsEstimate,
+                    download.created.timeIntervalSince1970, download.updated.timeIntervalSince1970,
+                ])
         }
     }
 
@@ -57,10 +59,12 @@ extension StoreIndex {
     func downloadMembers(of id: String) throws -> (all: [ResourceKey], shared: Set<ResourceKey>) {
         try pool.read { db in
             let all = try String.fetchAll(db, sql: "SELECT key FROM download_member WHERE download_id = ?", arguments: [id])
-            let shared = try String.fetchAll(db, sql: """
-                SELECT m.key FROM download_member m
-                WHERE m.download_id = ? AND EXISTS (SELECT 1 FROM download_member o WHERE o.key = m.key AND o.download_id != ?)
-                """, arguments: [id, id])
+            let shared = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT m.key FROM download_member m
+                    WHERE m.download_id = ? AND EXISTS (SELECT 1 FROM download_member o WHERE o.key = m.key AND o.download_id != ?)
+                    """, arguments: [id, id])
             return (all.map(ResourceKey.init), Set(shared.map(ResourceKey.init)))
         }
     }

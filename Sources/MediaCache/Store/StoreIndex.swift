@@ -130,11 +130,14 @@ final class StoreIndex: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
                     """
             ).execute(
-                arguments: [key.rawValue, url, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
-                            info.lastModified, info.finalURL?.absoluteString, Generation.initial.value,
-                            now.timeIntervalSince1970, now.timeIntervalSince1970])
-            return Resource(id: db.lastInsertedRowID, key: key, url: url, info: info,
-                            generation: .initial, isPinned: false, lastAccess: now, validatedAt: now)
+                arguments: [
+                    key.rawValue, url, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
+                    info.lastModified, info.finalURL?.absoluteString, Generation.initial.value,
+                    now.timeIntervalSince1970, now.timeIntervalSince1970,
+                ])
+            return Resource(
+                id: db.lastInsertedRowID, key: key, url: url, info: info,
+                generation: .initial, isPinned: false, lastAccess: now, validatedAt: now)
         }
     }
 
@@ -146,8 +149,10 @@ final class StoreIndex: Sendable {
                                         final_url = ?
                     WHERE id = ?
                     """,
-                arguments: [info.totalLength, info.mimeType, info.acceptsRanges, info.etag, info.lastModified,
-                            info.finalURL?.absoluteString, id])
+                arguments: [
+                    info.totalLength, info.mimeType, info.acceptsRanges, info.etag, info.lastModified,
+                    info.finalURL?.absoluteString, id,
+                ])
         }
     }
 
@@ -162,15 +167,18 @@ final class StoreIndex: Sendable {
                                         last_modified = ?, final_url = ?, validated_at = ?
                     WHERE id = ?
                     """,
-                arguments: [generation.value, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
-                            info.lastModified, info.finalURL?.absoluteString, validatedAt?.timeIntervalSince1970, id])
+                arguments: [
+                    generation.value, info.totalLength, info.mimeType, info.acceptsRanges, info.etag,
+                    info.lastModified, info.finalURL?.absoluteString, validatedAt?.timeIntervalSince1970, id,
+                ])
         }
     }
 
     func setValidated(at time: Date, id: Int64) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE resource SET validated_at = ? WHERE id = ?",
-                           arguments: [time.timeIntervalSince1970, id])
+            try db.execute(
+                sql: "UPDATE resource SET validated_at = ? WHERE id = ?",
+                arguments: [time.timeIntervalSince1970, id])
         }
     }
 
@@ -202,8 +210,9 @@ final class StoreIndex: Sendable {
 
     func spans(of id: Int64) throws -> ByteRangeSet {
         try pool.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT start, \"end\" FROM span WHERE resource_id = ? ORDER BY start",
-                                        arguments: [id])
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT start, \"end\" FROM span WHERE resource_id = ? ORDER BY start",
+                arguments: [id])
             return ByteRangeSet(rows.map { ByteRange($0["start"], $0["end"]) })
         }
     }
@@ -230,8 +239,9 @@ final class StoreIndex: Sendable {
         try pool.write { db in
             var recorded = Set<Int64>()
             for entry in commit.spans {
-                let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT generation FROM resource WHERE id = ?"),
-                                                 arguments: [entry.id])
+                let current = try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT generation FROM resource WHERE id = ?"),
+                    arguments: [entry.id])
                 guard current == entry.generation.value else { continue }
                 for span in entry.merged {
                     try db.cachedStatement(sql: "DELETE FROM span WHERE resource_id = ? AND start BETWEEN ? AND ?")
@@ -254,8 +264,9 @@ final class StoreIndex: Sendable {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM span WHERE resource_id = ?", arguments: [id])
             for span in spans.ranges {
-                try db.execute(sql: "INSERT INTO span (resource_id, start, \"end\") VALUES (?, ?, ?)",
-                               arguments: [id, span.lowerBound, span.upperBound])
+                try db.execute(
+                    sql: "INSERT INTO span (resource_id, start, \"end\") VALUES (?, ?, ?)",
+                    arguments: [id, span.lowerBound, span.upperBound])
             }
         }
     }
@@ -264,8 +275,9 @@ final class StoreIndex: Sendable {
     func truncateSpans(of id: Int64, to length: Int64) throws {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM span WHERE resource_id = ? AND start >= ?", arguments: [id, length])
-            try db.execute(sql: "UPDATE span SET \"end\" = ? WHERE resource_id = ? AND \"end\" > ?",
-                           arguments: [length, id, length])
+            try db.execute(
+                sql: "UPDATE span SET \"end\" = ? WHERE resource_id = ? AND \"end\" > ?",
+                arguments: [length, id, length])
         }
     }
 
@@ -274,9 +286,10 @@ final class StoreIndex: Sendable {
             id: row["id"],
             key: ResourceKey(row["key"]),
             url: row["url"],
-            info: ContentInfo(totalLength: row["total_length"], mimeType: row["mime_type"],
-                              acceptsRanges: row["accepts_ranges"], etag: row["etag"],
-                              lastModified: row["last_modified"], finalURL: (row["final_url"] as String?).flatMap(URL.init)),
+            info: ContentInfo(
+                totalLength: row["total_length"], mimeType: row["mime_type"],
+                acceptsRanges: row["accepts_ranges"], etag: row["etag"],
+                lastModified: row["last_modified"], finalURL: (row["final_url"] as String?).flatMap(URL.init)),
             generation: Generation(row["generation"]),
             isPinned: row["pinned"],
             lastAccess: Date(timeIntervalSince1970: row["last_access"]),

@@ -35,13 +35,15 @@ public struct StoreSnapshot: Sendable {
             var ranges: [ResourceKey: ByteRangeSet] = [:]
             let entries = try resources.map { resource in
                 ranges[resource.key] = try index.spans(of: resource.id)
-                return StoreEntry(key: resource.key, url: resource.url, cachedBytes: cached[resource.id] ?? 0,
-                                  totalLength: resource.info.totalLength, mimeType: resource.info.mimeType,
-                                  isPinned: resource.isPinned, lastAccess: resource.lastAccess, generation: resource.generation)
+                return StoreEntry(
+                    key: resource.key, url: resource.url, cachedBytes: cached[resource.id] ?? 0,
+                    totalLength: resource.info.totalLength, mimeType: resource.info.mimeType,
+                    isPinned: resource.isPinned, lastAccess: resource.lastAccess, generation: resource.generation)
             }
             let byKey = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-            return StoreSnapshot(directory: directory, entries: entries.sorted { ($0.lastAccess, $1.key) > ($1.lastAccess, $0.key) },
-                                 assets: AssetListing.assets(from: try index.assetRows(), entries: byKey), ranges: ranges)
+            return StoreSnapshot(
+                directory: directory, entries: entries.sorted { ($0.lastAccess, $1.key) > ($1.lastAccess, $0.key) },
+                assets: AssetListing.assets(from: try index.assetRows(), entries: byKey), ranges: ranges)
         } catch {
             throw .index(operation: "read", underlying: error)
         }

@@ -53,12 +53,15 @@ public final class ForegroundAssetDownloadSession: Sendable {
 
     /// A task for the download `configuration` describes, suspended until its `resume()`. A URL
     /// downloaded before gets its task back with the configuration's selections added.
-    public func makeAssetDownloadTask(downloadConfiguration configuration: CachingAssetDownloadConfiguration) async throws
+    public func makeAssetDownloadTask(
+        downloadConfiguration configuration: CachingAssetDownloadConfiguration
+    ) async throws
         -> CachingAssetDownloadTask
     {
         let manager = try await observedManager()
-        let download = try await manager.download(configuration.url, title: configuration.title,
-                                                  selection: configuration.selection, paused: true)
+        let download = try await manager.download(
+            configuration.url, title: configuration.title,
+            selection: configuration.selection, paused: true)
         return CachingAssetDownloadTask(taskIdentifier: download.id, url: download.url, manager: manager, session: self)
     }
 
@@ -119,12 +122,14 @@ public final class ForegroundAssetDownloadSession: Sendable {
             delegate.session(self, task: task, didResolve: resolved)
         }
         if let primary, now.loaded != before.loaded, let added = Self.added(now.loaded, to: before.loaded) {
-            delegate.session(self, task: task, didLoad: added, totalTimeRangesLoaded: now.loaded,
-                             timeRangeExpectedToLoad: primary.expected)
+            delegate.session(
+                self, task: task, didLoad: added, totalTimeRangesLoaded: now.loaded,
+                timeRangeExpectedToLoad: primary.expected)
         }
         if let ended = now.ended, ended != before.ended {
-            delegate.session(self, task: task,
-                             didCompleteWithError: download.state == .completed ? nil : CachingAssetDownloadError.failed(ended))
+            delegate.session(
+                self, task: task,
+                didCompleteWithError: download.state == .completed ? nil : CachingAssetDownloadError.failed(ended))
         }
     }
 

@@ -19,8 +19,10 @@ extension DownloadPlan {
                 return
             }
             positions[url] = units.count
-            units.append(Unit(target: PreloadTarget(url: url, ranges: range.map { [$0] }), spans: span.map { [$0] } ?? [],
-                              isSegment: isSegment))
+            units.append(
+                Unit(
+                    target: PreloadTarget(url: url, ranges: range.map { [$0] }), spans: span.map { [$0] } ?? [],
+                    isSegment: isSegment))
         }
         for segment in media.segments where !segment.isGap {
             for key in segment.keys { add(key.uri.flatMap(resolver.resolve), nil, span: nil, isSegment: false) }

@@ -14,19 +14,23 @@ extension DownloadSelection {
         guard let chosen = choose(variant, among: multivariant.variants) else {
             let variants = multivariant.variants.sorted { $0.bandwidth < $1.bandwidth }
                 .map { ($0.resolution.map { "\($0) at " } ?? "") + "\($0.bandwidth) bit/s" }
-            throw DownloadSelectionError(wanted: "variant within \(variant)" + (variant.isBandwidth ? " bit/s" : ""),
-                                         available: variants)
+            throw DownloadSelectionError(
+                wanted: "variant within \(variant)" + (variant.isBandwidth ? " bit/s" : ""),
+                available: variants)
         }
         let resolver = URIResolver(base: base)
         var playlists: [ResolvedSelection.Playlist] = []
         if let url = resolver.resolve(chosen.uri) {
-            playlists.append(.init(url: url, kind: .variant, name: chosen.displayName, bandwidth: chosen.bandwidth,
-                                   resolution: chosen.resolution))
+            playlists.append(
+                .init(
+                    url: url, kind: .variant, name: chosen.displayName, bandwidth: chosen.bandwidth,
+                    resolution: chosen.resolution))
         }
         let audio = multivariant.renditions(ofGroup: chosen.audio).filter { $0.type == .audio && $0.uri != nil }
         let subtitles = multivariant.renditions(ofGroup: chosen.subtitles).filter { $0.type == .subtitles && $0.uri != nil }
         for rendition in try Self.pick(self.audio, among: audio, firstByDefault: true, kind: "audio")
-            + Self.pick(self.subtitles, among: subtitles, firstByDefault: false, kind: "subtitles") {
+            + Self.pick(self.subtitles, among: subtitles, firstByDefault: false, kind: "subtitles")
+        {
             guard let kind = rendition.assetKind, let url = rendition.uri.flatMap(resolver.resolve) else { continue }
             playlists.append(.init(url: url, kind: kind, name: rendition.name, language: rendition.language))
         }
@@ -60,8 +64,10 @@ extension DownloadSelection {
         }
     }
 
-    private static func pick(_ choice: Renditions, among renditions: [Rendition], firstByDefault: Bool,
-                             kind: String) throws(DownloadSelectionError) -> [Rendition] {
+    private static func pick(
+        _ choice: Renditions, among renditions: [Rendition], firstByDefault: Bool,
+        kind: String
+    ) throws(DownloadSelectionError) -> [Rendition] {
         switch choice {
         case .none:
             return []
@@ -73,8 +79,9 @@ extension DownloadSelection {
         case .languages(let languages):
             let had = Set(renditions.compactMap { $0.language?.lowercased() })
             if let missing = languages.first(where: { !had.contains($0.lowercased()) }) {
-                throw DownloadSelectionError(wanted: "\(kind) in \(missing)",
-                                             available: renditions.map { $0.language ?? "\"\($0.name)\" (no language)" }.uniqued())
+                throw DownloadSelectionError(
+                    wanted: "\(kind) in \(missing)",
+                    available: renditions.map { $0.language ?? "\"\($0.name)\" (no language)" }.uniqued())
             }
             let wanted = Set(languages.map { $0.lowercased() })
             return renditions.filter { $0.language.map { wanted.contains($0.lowercased()) } ?? false }

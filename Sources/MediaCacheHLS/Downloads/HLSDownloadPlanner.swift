@@ -47,13 +47,16 @@ public struct HLSDownloadPlanner: DownloadPlanner {
         var positions: [URL: Int] = [:]
         var renditions: [RenditionProgress] = []
         for selected in resolved.playlists {
-            let read = selected.url == download.url
+            let read =
+                selected.url == download.url
                 ? top : try await playlists.read(selected.url, purpose: .download)
             let media = try MediaPlaylist(read.playlist)
             guard media.isFinished else { throw DownloadError.live(selected.url) }
             playlistURLs.append(selected.url)
-            renditions.append(RenditionProgress(url: selected.url, kind: selected.kind, name: selected.name, language: selected.language,
-                                                expected: 0..<media.duration, loaded: []))
+            renditions.append(
+                RenditionProgress(
+                    url: selected.url, kind: selected.kind, name: selected.name, language: selected.language,
+                    expected: 0..<media.duration, loaded: []))
             for unit in DownloadPlan.units(of: media, playlist: selected.url, base: read.base) {
                 if let position = positions[unit.target.url] {
                     units[position].spans += unit.spans

@@ -70,17 +70,21 @@ public final class CacheEngine: Sendable {
     ///
     /// - Throws: `MediaStoreError` when the store cannot be opened (such as a directory
     ///   another process uses).
-    public static func open(at directory: String, origin: any MediaOrigin,
-                            configuration: Configuration = Configuration()) throws(MediaStoreError) -> CacheEngine {
-        CacheEngine(owning: try MediaStore.open(at: directory, configuration: configuration.store), origin: origin,
-                    configuration: configuration)
+    public static func open(
+        at directory: String, origin: any MediaOrigin,
+        configuration: Configuration = Configuration()
+    ) throws(MediaStoreError) -> CacheEngine {
+        CacheEngine(
+            owning: try MediaStore.open(at: directory, configuration: configuration.store), origin: origin,
+            configuration: configuration)
     }
 
     /// An engine over a store opened for it, which ``shutdown()`` closes; what it lacks comes
     /// from `origin`. `configuration.store` is the store's own, not this.
     public convenience init(owning store: MediaStore, origin: any MediaOrigin, configuration: Configuration = Configuration()) {
-        self.init(loader: MediaLoader(store: store, origin: origin, configuration: configuration.loader),
-                  configuration: configuration, ownsStore: true)
+        self.init(
+            loader: MediaLoader(store: store, origin: origin, configuration: configuration.loader),
+            configuration: configuration, ownsStore: true)
     }
 
     /// The cache's one download manager, opened on first use: downloads that were running when
@@ -91,8 +95,9 @@ public final class CacheEngine: Sendable {
         let task = downloadManager.withLock { manager in
             if let manager { return manager }
             let made = Task { [playlists, configuration] in
-                try await DownloadManager(loader: playlists.loader, configuration: configuration.downloads.planningHLS(playlists: playlists),
-                                          startsDownloads: configuration.startsDownloads)
+                try await DownloadManager(
+                    loader: playlists.loader, configuration: configuration.downloads.planningHLS(playlists: playlists),
+                    startsDownloads: configuration.startsDownloads)
             }
             manager = made
             return made

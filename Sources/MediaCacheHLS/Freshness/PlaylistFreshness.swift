@@ -64,7 +64,8 @@ public struct PlaylistFreshness: Hashable, Sendable {
         guard let tag = body.range(of: Data("#EXT-X-TARGETDURATION:".utf8)) else { return nil }
         let digits = body[tag.upperBound...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         guard !digits.isEmpty, digits.count <= 9, let seconds = Int(String(decoding: digits, as: UTF8.self)),
-              seconds > 0 else { return nil }
+            seconds > 0
+        else { return nil }
         return .seconds(seconds)
     }
 }

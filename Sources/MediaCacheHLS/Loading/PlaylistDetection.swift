@@ -62,7 +62,8 @@ public enum PlaylistDetection {
         guard let dot = segment.lastIndex(of: UInt8(ascii: ".")) else { return "" }
         let name = segment[..<dot], pathExtension = segment[(dot + 1)...]
         guard !pathExtension.isEmpty, name.contains(where: { $0 != UInt8(ascii: ".") }),
-              pathExtension.allSatisfy(isExtensionByte) else { return nil }
+            pathExtension.allSatisfy(isExtensionByte)
+        else { return nil }
         return String(decoding: pathExtension.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
@@ -103,7 +104,8 @@ public enum PlaylistDetection {
         let pathExtension = pathExtension(of: url)
         if isPlaylistExtension(pathExtension) { return true }
         guard type.map(genericTypes.contains) ?? true, !isMediaExtension(pathExtension), let length = info.totalLength, length >= 7,
-              length <= Playlist.maximumSize else { return false }
+            length <= Playlist.maximumSize
+        else { return false }
         return cachedFirstBytes(signature.count).map { $0 == signature }
     }
 

@@ -42,8 +42,9 @@ public struct PlaylistSource: Sendable {
         if Self.isBlockingReload(url) {
             // Asked for a part the player knows is coming: only the origin can answer it.
             let (body, info) = try await loader.uncachedContent(of: url, maximumLength: Playlist.maximumSize)
-            return SourcedPlaylist(playlist: try Playlist(parsing: body), base: info.finalURL ?? url, info: info, age: nil,
-                                   isStale: false, chunk: ByteChunk(offset: 0, bytes: body, source: .network), storeFailure: nil)
+            return SourcedPlaylist(
+                playlist: try Playlist(parsing: body), base: info.finalURL ?? url, info: info, age: nil,
+                isStale: false, chunk: ByteChunk(offset: 0, bytes: body, source: .network), storeFailure: nil)
         }
         let isDownloaded = (try? store.isDownloaded(store.key(for: url))) ?? false
         let content: RevalidatedContent
@@ -53,14 +54,16 @@ public struct PlaylistSource: Sendable {
             }
         } catch .store(let failure) {
             let (body, info) = try await loader.uncachedContent(of: url, maximumLength: Playlist.maximumSize)
-            return SourcedPlaylist(playlist: try Playlist(parsing: body), base: info.finalURL ?? url, info: info, age: nil,
-                                   isStale: false, chunk: ByteChunk(offset: 0, bytes: body, source: .network), storeFailure: failure)
+            return SourcedPlaylist(
+                playlist: try Playlist(parsing: body), base: info.finalURL ?? url, info: info, age: nil,
+                isStale: false, chunk: ByteChunk(offset: 0, bytes: body, source: .network), storeFailure: failure)
         } catch {
             // Named, not left to propagate: the compiler fails on a typed catch that is not exhaustive here.
             throw error
         }
         if let failure = content.staleReason, !isDownloaded, let age = content.age,
-           let limit = freshness.maximumStaleAge(of: content.body), age > limit {
+            let limit = freshness.maximumStaleAge(of: content.body), age > limit
+        {
             throw LiveOutageError(url: url, age: age, failure: failure)
         }
         let playlist = try Playlist(parsing: content.body)
@@ -68,7 +71,8 @@ public struct PlaylistSource: Sendable {
         do {
             try store.recordAsset(of: playlist, at: url, base: base, generation: content.record.generation)
         } catch {
-            store.configuration.logger.warning("playlist not recorded as part of an asset", metadata: ["url": "\(url)", "error": "\(error)"])
+            store.configuration.logger.warning(
+                "playlist not recorded as part of an asset", metadata: ["url": "\(url)", "error": "\(error)"])
         }
         var served = playlist
         if isDownloaded, content.isStale, playlist.isMultivariant {
@@ -76,8 +80,9 @@ public struct PlaylistSource: Sendable {
                 (try? store.isDownloaded(store.key(for: $0))) ?? false
             }
         }
-        return SourcedPlaylist(playlist: served, base: base, info: content.record.contentInfo, age: content.age,
-                               isStale: content.isStale, chunk: content.chunk, storeFailure: nil)
+        return SourcedPlaylist(
+            playlist: served, base: base, info: content.record.contentInfo, age: content.age,
+            isStale: content.isStale, chunk: content.chunk, storeFailure: nil)
     }
 }
 

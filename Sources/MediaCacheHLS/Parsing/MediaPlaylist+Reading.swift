@@ -12,8 +12,9 @@ extension MediaPlaylist {
             throw PlaylistError(line: 1, tag: nil, reason: "a multivariant playlist is not a media playlist")
         }
         let reader = PlaylistReader(playlist)
-        var building = MediaPlaylist(targetDuration: -1, mediaSequence: 0, discontinuitySequence: 0, playlistType: nil,
-                                     hasEndList: false, hasIndependentSegments: false, start: nil, segments: [])
+        var building = MediaPlaylist(
+            targetDuration: -1, mediaSequence: 0, discontinuitySequence: 0, playlistType: nil,
+            hasEndList: false, hasIndependentSegments: false, start: nil, segments: [])
         var next = PendingSegment()
         var keys: [Key] = []
         var initSection: InitSection?
@@ -56,8 +57,9 @@ extension MediaPlaylist {
                     let list = try reader.attributes(of: tag, index)
                     guard let uri = list["URI"] else { throw reader.error(index, tag.name, "URI is missing") }
                     let range = try list["BYTERANGE"].map { text throws(PlaylistError) in try reader.byteRange(text, index, tag.name) }
-                    initSection = InitSection(uri: reader.substituted(uri),
-                                              byteRange: range.map { ByteRange(offset: $0.offset ?? 0, length: $0.length) })
+                    initSection = InitSection(
+                        uri: reader.substituted(uri),
+                        byteRange: range.map { ByteRange(offset: $0.offset ?? 0, length: $0.length) })
                 default:
                     continue
                 }
@@ -72,10 +74,11 @@ extension MediaPlaylist {
                     return ByteRange(offset: end, length: range.length)
                 }
                 let sequence = (mediaSequence ?? 0) + building.segments.count
-                building.segments.append(Segment(
-                    uri: resolved, duration: duration, title: next.title, startTime: time, mediaSequence: sequence,
-                    discontinuitySequence: discontinuitySequence, isDiscontinuity: next.isDiscontinuity, byteRange: range,
-                    keys: keys, initSection: initSection, programDateTime: next.programDateTime, isGap: next.isGap))
+                building.segments.append(
+                    Segment(
+                        uri: resolved, duration: duration, title: next.title, startTime: time, mediaSequence: sequence,
+                        discontinuitySequence: discontinuitySequence, isDiscontinuity: next.isDiscontinuity, byteRange: range,
+                        keys: keys, initSection: initSection, programDateTime: next.programDateTime, isGap: next.isGap))
                 time += duration
                 next = PendingSegment()
             case .comment, .blank:

@@ -10,8 +10,9 @@ extension MultivariantPlaylist {
             throw PlaylistError(line: 1, tag: nil, reason: "a media playlist is not a multivariant playlist")
         }
         let reader = PlaylistReader(playlist)
-        var building = MultivariantPlaylist(variants: [], iFrameVariants: [], renditions: [], sessionKeys: [], start: nil,
-                                            hasIndependentSegments: false)
+        var building = MultivariantPlaylist(
+            variants: [], iFrameVariants: [], renditions: [], sessionKeys: [], start: nil,
+            hasIndependentSegments: false)
         var pending: (attributes: AttributeList, index: Int)?
         for (index, line) in playlist.lines.enumerated() {
             switch line {
@@ -43,23 +44,27 @@ extension MultivariantPlaylist {
         self = building
     }
 
-    private static func variant(_ list: AttributeList, uri: String, _ index: Int, _ tag: String,
-                                _ reader: PlaylistReader) throws(PlaylistError) -> Variant {
-        Variant(uri: uri, bandwidth: try reader.integer(list["BANDWIDTH"], index, tag, "BANDWIDTH"),
-                averageBandwidth: try list["AVERAGE-BANDWIDTH"].map { text throws(PlaylistError) in
-                    try reader.integer(text, index, tag, "AVERAGE-BANDWIDTH")
-                },
-                codecs: list["CODECS"], resolution: list["RESOLUTION"],
-                frameRate: try list["FRAME-RATE"].map { text throws(PlaylistError) in try reader.decimal(text, index, tag, "FRAME-RATE") },
-                audio: list["AUDIO"], video: list["VIDEO"], subtitles: list["SUBTITLES"], closedCaptions: list["CLOSED-CAPTIONS"])
+    private static func variant(
+        _ list: AttributeList, uri: String, _ index: Int, _ tag: String,
+        _ reader: PlaylistReader
+    ) throws(PlaylistError) -> Variant {
+        Variant(
+            uri: uri, bandwidth: try reader.integer(list["BANDWIDTH"], index, tag, "BANDWIDTH"),
+            averageBandwidth: try list["AVERAGE-BANDWIDTH"].map { text throws(PlaylistError) in
+                try reader.integer(text, index, tag, "AVERAGE-BANDWIDTH")
+            },
+            codecs: list["CODECS"], resolution: list["RESOLUTION"],
+            frameRate: try list["FRAME-RATE"].map { text throws(PlaylistError) in try reader.decimal(text, index, tag, "FRAME-RATE") },
+            audio: list["AUDIO"], video: list["VIDEO"], subtitles: list["SUBTITLES"], closedCaptions: list["CLOSED-CAPTIONS"])
     }
 
     private static func rendition(_ list: AttributeList, _ index: Int, _ reader: PlaylistReader) throws(PlaylistError) -> Rendition? {
         guard let type = list["TYPE"].flatMap(Rendition.MediaType.init(rawValue:)) else { return nil }
         guard let group = list["GROUP-ID"] else { throw reader.error(index, "EXT-X-MEDIA", "GROUP-ID is missing") }
         guard let name = list["NAME"] else { throw reader.error(index, "EXT-X-MEDIA", "NAME is missing") }
-        return Rendition(type: type, groupID: group, name: name, language: list["LANGUAGE"], uri: list["URI"].map(reader.substituted),
-                         isDefault: list["DEFAULT"] == "YES", isAutoselect: list["AUTOSELECT"] == "YES",
-                         isForced: list["FORCED"] == "YES", channels: list["CHANNELS"])
+        return Rendition(
+            type: type, groupID: group, name: name, language: list["LANGUAGE"], uri: list["URI"].map(reader.substituted),
+            isDefault: list["DEFAULT"] == "YES", isAutoselect: list["AUTOSELECT"] == "YES",
+            isForced: list["FORCED"] == "YES", channels: list["CHANNELS"])
     }
 }

@@ -72,13 +72,15 @@ struct PlaylistReader {
         guard let method = attributes["METHOD"] else { throw error(index, tag, "METHOD is missing") }
         if method == "NONE" { return nil }
         guard let uri = attributes["URI"] else { throw error(index, tag, "URI is missing for METHOD=\(method)") }
-        return Key(method: method, uri: substituted(uri), iv: attributes["IV"], keyFormat: attributes["KEYFORMAT"] ?? "identity",
-                   keyFormatVersions: attributes["KEYFORMATVERSIONS"])
+        return Key(
+            method: method, uri: substituted(uri), iv: attributes["IV"], keyFormat: attributes["KEYFORMAT"] ?? "identity",
+            keyFormatVersions: attributes["KEYFORMATVERSIONS"])
     }
 
     /// An `EXT-X-START`.
     func start(_ attributes: AttributeList, _ index: Int) throws(PlaylistError) -> StartPoint {
-        StartPoint(timeOffset: try decimal(attributes["TIME-OFFSET"], index, "EXT-X-START", "TIME-OFFSET"),
-                   isPrecise: attributes["PRECISE"] == "YES")
+        StartPoint(
+            timeOffset: try decimal(attributes["TIME-OFFSET"], index, "EXT-X-START", "TIME-OFFSET"),
+            isPrecise: attributes["PRECISE"] == "YES")
     }
 }

@@ -50,8 +50,9 @@ public struct HLSPreloadPlanner: PreloadPlanner {
             let isChosen = chosen.contains { $0.url == playlist.url }
             guard isChosen || playlist.kind != .subtitles else { continue }
             // Any duration above zero is the first segment.
-            targets += try MediaPlaylist(media.playlist).preloadTargets(forFirst: isChosen ? seconds : .leastNonzeroMagnitude,
-                                                                       base: media.base)
+            targets += try MediaPlaylist(media.playlist).preloadTargets(
+                forFirst: isChosen ? seconds : .leastNonzeroMagnitude,
+                base: media.base)
         }
         let names = chosen.map(\.name).joined(separator: " + ")
         return PreloadPlan(targets: targets, method: "HLS \(names), \(Self.describe(seconds))")

@@ -11,7 +11,8 @@ struct HLSStart: Equatable {
     init?(_ multivariant: MultivariantPlaylist, maximumBandwidth: Int?) {
         let chosen: Variant?
         if let maximumBandwidth {
-            chosen = multivariant.variants.filter { $0.bandwidth <= maximumBandwidth }.max { $0.bandwidth < $1.bandwidth }
+            chosen =
+                multivariant.variants.filter { $0.bandwidth <= maximumBandwidth }.max { $0.bandwidth < $1.bandwidth }
                 ?? multivariant.variants.min { $0.bandwidth < $1.bandwidth }
         } else {
             chosen = multivariant.variants.first

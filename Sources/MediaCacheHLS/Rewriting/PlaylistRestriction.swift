@@ -58,12 +58,15 @@ public enum PlaylistRestriction {
         }
         return lines.map { line in
             guard case .tag(var tag) = line, tag.name == "EXT-X-STREAM-INF" || tag.name == "EXT-X-I-FRAME-STREAM-INF",
-                  var attributes = tag.attributes else { return line }
+                var attributes = tag.attributes
+            else { return line }
             for attribute in groupAttributes {
                 guard let group = attributes[attribute] else { continue }
-                let isNone = attribute == "CLOSED-CAPTIONS" && group == "NONE" && attributes.attributes.contains {
-                    $0.name == attribute && !$0.isQuoted
-                }
+                let isNone =
+                    attribute == "CLOSED-CAPTIONS" && group == "NONE"
+                    && attributes.attributes.contains {
+                        $0.name == attribute && !$0.isQuoted
+                    }
                 if !isNone, !groups.contains(attribute + "\u{0}" + group) { attributes[attribute] = nil }
             }
             tag.attributes = attributes

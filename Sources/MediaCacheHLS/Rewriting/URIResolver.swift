@@ -25,7 +25,8 @@ struct URIResolver {
     /// resolves by appending it to the base's directory.
     static func isPlainRelativePath(_ reference: String) -> Bool {
         guard let first = reference.utf8.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "?"),
-              first != UInt8(ascii: "#"), first != UInt8(ascii: ".") else { return false }
+            first != UInt8(ascii: "#"), first != UInt8(ascii: ".")
+        else { return false }
         for byte in reference.utf8 where byte == UInt8(ascii: ":") || byte == UInt8(ascii: "#") { return false }
         return !reference.contains("/.")
     }

@@ -78,8 +78,10 @@ final class OriginClient: Sendable {
     /// `isRetry`), and has `exchange` told its answer. `attach` receives the connection and its
     /// loop before the request goes; returning `false` (the exchange was cancelled meanwhile)
     /// keeps the request from going.
-    func send(_ request: Request, isRetry: Bool, to exchange: any OriginExchange,
-              attach: @escaping @Sendable (NIOLoopBound<OriginConnection>, any EventLoop) -> Bool) {
+    func send(
+        _ request: Request, isRetry: Bool, to exchange: any OriginExchange,
+        attach: @escaping @Sendable (NIOLoopBound<OriginConnection>, any EventLoop) -> Bool
+    ) {
         guard let endpoint = OriginEndpoint(request.url) else {
             return exchange.ended(.failure(OriginClientError.unsupportedURL(request.url)))
         }
@@ -88,8 +90,9 @@ final class OriginClient: Sendable {
         let loop = loops[index]
         var headers = request.headers
         headers.replaceOrAdd(name: "Host", value: endpoint.hostHeader)
-        let head = HTTPRequestHead(version: .http1_1, method: request.method, uri: OriginEndpoint.requestTarget(of: request.url),
-                                   headers: headers)
+        let head = HTTPRequestHead(
+            version: .http1_1, method: request.method, uri: OriginEndpoint.requestTarget(of: request.url),
+            headers: headers)
         let start: @Sendable () -> Void = { [self] in
             let pool = pools[index].value
             let sendOn = { (connection: OriginConnection) in
@@ -136,8 +139,10 @@ final class OriginClient: Sendable {
     }
 
     /// A new connection to `endpoint`, its pipeline set up, on `loop`.
-    private func connect(to endpoint: OriginEndpoint, on loop: any EventLoop,
-                         pool: NIOLoopBoundBox<OriginPool>) -> EventLoopFuture<any Channel> {
+    private func connect(
+        to endpoint: OriginEndpoint, on loop: any EventLoop,
+        pool: NIOLoopBoundBox<OriginPool>
+    ) -> EventLoopFuture<any Channel> {
         let tlsContext: NIOSSLContext?
         do {
             tlsContext = endpoint.isTLS ? try self.tlsContext() : nil
@@ -147,15 +152,19 @@ final class OriginClient: Sendable {
         let readTimeout = configuration.readTimeout
         return ClientBootstrap(group: loop)
             .connectTimeout(configuration.connectTimeout)
-            .channelOption(ChannelOptions.recvAllocator,
-                           value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: Self.largestRead))
+            .channelOption(
+                ChannelOptions.recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: Self.largestRead)
+            )
             .channelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     if let tlsContext {
-                        try pipeline.addHandler(NIOSSLClientHandler(context: tlsContext,
-                                                                    serverHostname: endpoint.isAddressLiteral ? nil : endpoint.host))
+                        try pipeline.addHandler(
+                            NIOSSLClientHandler(
+                                context: tlsContext,
+                                serverHostname: endpoint.isAddressLiteral ? nil : endpoint.host))
                     }
                     try pipeline.addHTTPClientHandlers()
                     let pooling = OriginConnection.Pooling(release: { pool.value.release($0) }, closed: { pool.value.closed($0) })

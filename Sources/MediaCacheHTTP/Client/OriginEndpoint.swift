@@ -12,12 +12,12 @@ struct OriginEndpoint: Hashable, Sendable {
     /// `url`'s endpoint; `nil` unless it is an `http` or `https` URL with a host.
     init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              var host = url.host(percentEncoded: true), !host.isEmpty
+            var host = url.host(percentEncoded: true), !host.isEmpty
         else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         // One endpoint however the host is cased (RFC 3986 §6.2.2.1): one pool of connections,
         // and a redirect to `CDN.example` keeps the credentials meant for `cdn.example`.
-        if host.utf8.contains(where: { (UInt8(ascii: "A") ... UInt8(ascii: "Z")).contains($0) }) { host = host.lowercased() }
+        if host.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) { host = host.lowercased() }
         isTLS = scheme == "https"
         self.host = host
         port = url.port ?? (isTLS ? 443 : 80)
@@ -31,7 +31,7 @@ struct OriginEndpoint: Hashable, Sendable {
 
     /// Whether the host is an IP address literal, which TLS's server name may not carry.
     var isAddressLiteral: Bool {
-        isIPv6 || host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains($0) }
+        isIPv6 || host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// Whether the host is an IPv6 address, read byte by byte rather than by Foundation's

@@ -15,7 +15,7 @@ enum OriginRedirect {
     /// and `https` (answered as it is, so that the caller sees the status).
     static func target(of head: HTTPResponseHead, from url: URL) -> URL? {
         guard statuses.contains(head.status.code), let location = head.headers.first(name: "Location"),
-              let target = URL(string: location, relativeTo: url)?.absoluteURL, OriginEndpoint(target) != nil
+            let target = URL(string: location, relativeTo: url)?.absoluteURL, OriginEndpoint(target) != nil
         else { return nil }
         return target
     }

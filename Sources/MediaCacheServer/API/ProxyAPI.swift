@@ -73,9 +73,10 @@ struct ProxyAPI: Sendable {
 
     private func statusPage() async throws -> Response {
         let entries = try entryReports()
-        let page = StatusPage(entries: entries, usage: try store.usage(),
-                              statistics: loader.statistics, preloads: await preloader.jobs,
-                              downloads: await downloads.downloads.map(DownloadReport.init), directory: store.directory)
+        let page = StatusPage(
+            entries: entries, usage: try store.usage(),
+            statistics: loader.statistics, preloads: await preloader.jobs,
+            downloads: await downloads.downloads.map(DownloadReport.init), directory: store.directory)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -91,9 +92,10 @@ struct ProxyAPI: Sendable {
         } catch {
             return Response.text(.badRequest, "u: \(error)")
         }
-        let reached = request.head.authority.flatMap {
-            ProxyURL(authority: $0, token: configuration.token)
-        } ?? configuration.urls
+        let reached =
+            request.head.authority.flatMap {
+                ProxyURL(authority: $0, token: configuration.token)
+            } ?? configuration.urls
         guard let proxied = reached.url(for: origin) else {
             return Response.text(.badRequest, "u: \(origin) has no proxy URL")
         }
@@ -132,8 +134,10 @@ struct ProxyAPI: Sendable {
     private func metrics(_ registry: PrometheusCollectorRegistry) throws -> Response {
         let usage = try store.usage()
         func gauge(_ name: String, _ unit: String, _ help: String) -> Gauge {
-            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "mediacache", metricName: name,
-                                                                unitName: unit, helpText: help))
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "mediacache", metricName: name,
+                    unitName: unit, helpText: help))
         }
         gauge("store", "bytes", "Bytes cached on disk").set(Double(usage.cachedBytes))
         gauge("store", "entries", "Cached resources").set(Double(usage.entryCount))

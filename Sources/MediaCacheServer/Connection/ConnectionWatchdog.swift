@@ -107,10 +107,11 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
         case .disarm:
             clientDeadline = nil
         case .arm(let deadline):
-            let timeout = switch deadline {
-            case .idle: timeouts.idle
-            case .request: timeouts.request
-            }
+            let timeout =
+                switch deadline {
+                case .idle: timeouts.idle
+                case .request: timeouts.request
+                }
             let passes = NIODeadline.now() + TimeAmount(timeout)
             clientDeadline = (deadline, passes)
             // A timer that fires later than the new deadline is replaced; an earlier one finds
@@ -133,10 +134,11 @@ final class ConnectionWatchdog: ChannelInboundHandler, RemovableChannelHandler {
             setDeadlineTimer(at: clientDeadline.passes, on: channel.eventLoop)
             return
         }
-        let reason = switch clientDeadline.deadline {
-        case .idle: "no request for \(timeouts.idle)"
-        case .request: "the request took longer than \(timeouts.request) to arrive"
-        }
+        let reason =
+            switch clientDeadline.deadline {
+            case .idle: "no request for \(timeouts.idle)"
+            case .request: "the request took longer than \(timeouts.request) to arrive"
+            }
         close(because: reason)
     }
 

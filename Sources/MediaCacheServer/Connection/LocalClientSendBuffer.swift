@@ -60,8 +60,9 @@ final class LocalClientSendBuffer: Sendable {
     /// condition.
     func enlargeForHit() {
         guard let hitSize, tuned.withLockedValue({ $0 }) == nil, let options = channel.syncOptions,
-              let current = try? options.getOption(Self.option),
-              (try? options.setOption(Self.option, value: hitSize)) != nil else { return }
+            let current = try? options.getOption(Self.option),
+            (try? options.setOption(Self.option, value: hitSize)) != nil
+        else { return }
         tuned.withLockedValue { $0 = current }
     }
 

@@ -63,8 +63,11 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// How long a refused connection stays open for its client to read the `503`.
     static var refusalLinger: TimeAmount { .seconds(1) }
 
-    init(responder: Responder, rules: ProxyRules, loader: MediaLoader, log: ProxyLog, decoderLimits: NIOHTTPDecoderLimitConfiguration, serverName: String,
-         maxRequestBody: Int, timeouts: ConnectionWatchdog.Timeouts, slots: ConnectionSlots) {
+    init(
+        responder: Responder, rules: ProxyRules, loader: MediaLoader, log: ProxyLog, decoderLimits: NIOHTTPDecoderLimitConfiguration,
+        serverName: String,
+        maxRequestBody: Int, timeouts: ConnectionWatchdog.Timeouts, slots: ConnectionSlots
+    ) {
         self.responder = responder
         self.rules = rules
         self.loader = loader
@@ -79,8 +82,10 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// Sets up an accepted connection's pipeline, on its event loop; its requests are answered
     /// in tasks among `tasks`. With `inheritsCongestionControl`, its listener gave it its
     /// congestion control (``LocalClientCongestionControl``).
-    func setup(channel: any Channel, inheritsCongestionControl: Bool, tasks: ConnectionTasks,
-               logger: Logger) -> EventLoopFuture<Void> {
+    func setup(
+        channel: any Channel, inheritsCongestionControl: Bool, tasks: ConnectionTasks,
+        logger: Logger
+    ) -> EventLoopFuture<Void> {
         channel.eventLoop.makeCompletedFuture {
             if !inheritsCongestionControl { LocalClientCongestionControl.apply(to: channel) }
             // A client that closes its side after its last request still gets the answers (see
@@ -93,10 +98,11 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             } else {
                 refuse(channel, logger: logger)
             }
-            let connection = Connection(output: ConnectionOutput(channel: channel), files: ConnectionFiles(),
-                                        sendBuffer: LocalClientSendBuffer(channel: channel),
-                                        unsent: UnsentByteLimit(channel: channel),
-                                        client: isAdmitted ? channel.remoteAddress?.ipAddress : nil)
+            let connection = Connection(
+                output: ConnectionOutput(channel: channel), files: ConnectionFiles(),
+                sendBuffer: LocalClientSendBuffer(channel: channel),
+                unsent: UnsentByteLimit(channel: channel),
+                client: isAdmitted ? channel.remoteAddress?.ipAddress : nil)
             channel.closeFuture.whenComplete { _ in connection.files.close() }
             let watchdog = ConnectionWatchdog(timeouts: timeouts, logger: logger)
             try channel.pipeline.syncOperations.addHandler(watchdog)
@@ -111,15 +117,18 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
             try channel.pipeline.syncOperations.addHandler(ExchangeObserver(watchdog: watchdog))
             // A refused connection's requests are not read: it closes once its client has read the 503.
             guard isAdmitted else { return }
-            let requests = RequestLoop(output: connection.output, maxBody: maxRequestBody, tasks: tasks, logger: logger,
-                                       start: { request, context in self.start(request, context: context, on: connection, logger: logger) })
+            let requests = RequestLoop(
+                output: connection.output, maxBody: maxRequestBody, tasks: tasks, logger: logger,
+                start: { request, context in self.start(request, context: context, on: connection, logger: logger) })
             try channel.pipeline.syncOperations.addHandler(requests)
         }
     }
 
     /// Decides on `request` and starts its answer: a hit at once, anything else in a task.
-    private func start(_ request: IncomingRequest, context: ChannelHandlerContext, on connection: Connection,
-                       logger: Logger) -> RequestStart {
+    private func start(
+        _ request: IncomingRequest, context: ChannelHandlerContext, on connection: Connection,
+        logger: Logger
+    ) -> RequestStart {
         guard case .complete(let head, _) = request else {
             return .inTask { await self.answer(request, decision: nil, crossOrigin: nil, on: connection, logger: logger) }
         }
@@ -127,8 +136,10 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
         let decision = rules.decide(requestHead, stored: loader)
         let crossOrigin = rules.crossOriginFields(for: requestHead)
         if case .resource(_, .hit(let record, let plan, let range)) = decision,
-           let answered = answerAtOnce(head, record: record, plan: plan, range: range, crossOrigin: crossOrigin, context: context,
-                                       on: connection) {
+            let answered = answerAtOnce(
+                head, record: record, plan: plan, range: range, crossOrigin: crossOrigin, context: context,
+                on: connection)
+        {
             return .answered(answered)
         }
         return .inTask { await self.answer(request, decision: decision, crossOrigin: crossOrigin, on: connection, logger: logger) }
@@ -138,8 +149,10 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// the `crossOrigin` fields of a page allowed to read it; returns whether the connection
     /// stays open for the next. A failure while the response is written closes the
     /// connection: its client sees a short response.
-    private func answer(_ request: IncomingRequest, decision: ProxyDecision?, crossOrigin: HTTPFields?, on connection: Connection,
-                        logger: Logger) async -> Bool {
+    private func answer(
+        _ request: IncomingRequest, decision: ProxyDecision?, crossOrigin: HTTPFields?, on connection: Connection,
+        logger: Logger
+    ) async -> Bool {
         connection.sendBuffer.restoreForOtherResponses()
         connection.unsent.setForOtherResponses()
         let writer = ConnectionBodyWriter(output: connection.output, files: connection.files)
@@ -150,8 +163,9 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
                     try await writer.respond(with: refusal, date: date.now, serverName: serverName, closing: true)
                     return false
                 }
-                return try await respond(to: head, body: body, decision: decision, crossOrigin: crossOrigin,
-                                         channel: connection.channel, writer: writer, logger: logger)
+                return try await respond(
+                    to: head, body: body, decision: decision, crossOrigin: crossOrigin,
+                    channel: connection.channel, writer: writer, logger: logger)
             } onCancel: {
                 // The server is stopping at once: no request after this one is answered.
                 connection.channel.close(mode: .input, promise: nil)
@@ -168,8 +182,10 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// connection failed, with the bytes that left. `nil` when the span cannot be sent from
     /// here (an encrypted store, a file system without descriptors, a resource changed since
     /// its record was read): the responders then execute the same decision.
-    private func answerAtOnce(_ request: HTTPRequestHead, record: ResourceRecord, plan: RangeResponsePlan, range: ByteRange,
-                              crossOrigin: HTTPFields?, context: ChannelHandlerContext, on connection: Connection) -> EventLoopFuture<Bool>? {
+    private func answerAtOnce(
+        _ request: HTTPRequestHead, record: ResourceRecord, plan: RangeResponsePlan, range: ByteRange,
+        crossOrigin: HTTPFields?, context: ChannelHandlerContext, on connection: Connection
+    ) -> EventLoopFuture<Bool>? {
         let start = ContinuousClock.now
         guard let chunk = loader.cachedSpan(range, of: record), connection.files.queued.tryEnter() else { return nil }
         let tally = ResponseTally()
@@ -182,8 +198,9 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
         var fields = ProxyResponder.headers(for: record.contentInfo, plan: plan)
         if let crossOrigin { fields.append(contentsOf: crossOrigin) }
         let response = HTTPResponse(status: HTTPResponse.Status(code: plan.status), headerFields: fields)
-        let head = ConnectionBodyWriter.head(HTTPResponseHead(response), date: date.now, serverName: serverName,
-                                             closing: !keepsConnection)
+        let head = ConnectionBodyWriter.head(
+            HTTPResponseHead(response), date: date.now, serverName: serverName,
+            closing: !keepsConnection)
         let entry = ProxyLog.Entry(client: connection.client, method: request.method.rawValue, target: request.uri)
         let written = context.eventLoop.makePromise(of: Void.self)
         let answered = context.eventLoop.makePromise(of: Bool.self)
@@ -220,14 +237,17 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     }
 
     /// Answers one request; returns whether the connection stays open for the next.
-    private func respond(to head: HTTPRequestHead, body: ByteBuffer, decision: ProxyDecision, crossOrigin: HTTPFields?,
-                         channel: any Channel, writer: ConnectionBodyWriter, logger: Logger) async throws -> Bool {
+    private func respond(
+        to head: HTTPRequestHead, body: ByteBuffer, decision: ProxyDecision, crossOrigin: HTTPFields?,
+        channel: any Channel, writer: ConnectionBodyWriter, logger: Logger
+    ) async throws -> Bool {
         let request: Request
         do {
             request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: RequestBody(buffer: body))
         } catch {
-            try await writer.respond(with: Response.text(.badRequest, "the request head is not valid HTTP: \(error)"),
-                                     date: date.now, serverName: serverName, closing: true)
+            try await writer.respond(
+                with: Response.text(.badRequest, "the request head is not valid HTTP: \(error)"),
+                date: date.now, serverName: serverName, closing: true)
             return false
         }
         let context = ProxyRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger), decision: decision)

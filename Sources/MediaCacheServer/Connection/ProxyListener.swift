@@ -131,8 +131,10 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
         do {
             for (accepting, serving) in placements {
                 let boundPort = listeners.first?.channel.localAddress?.port ?? port
-                listeners.append(try await listener(accepting: accepting, serving: serving, port: boundPort, sharing: sharesPort,
-                                                    clientsAreLocal: clientsAreLocal, tasks: tasks))
+                listeners.append(
+                    try await listener(
+                        accepting: accepting, serving: serving, port: boundPort, sharing: sharesPort,
+                        clientsAreLocal: clientsAreLocal, tasks: tasks))
             }
         } catch {
             for listener in listeners { try? await listener.channel.close() }
@@ -144,8 +146,10 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
     /// A listener on `port`, accepting on `accepting` and serving on `serving`; with
     /// `clientsAreLocal` (it listens on a loopback address) its connections inherit their
     /// congestion control from it.
-    private func listener(accepting: any EventLoop, serving: any EventLoopGroup, port: Int, sharing: Bool,
-                          clientsAreLocal: Bool, tasks: ConnectionTasks) async throws -> Listener {
+    private func listener(
+        accepting: any EventLoop, serving: any EventLoopGroup, port: Int, sharing: Bool,
+        clientsAreLocal: Bool, tasks: ConnectionTasks
+    ) async throws -> Listener {
         let quiescing = ServerQuiescingHelper(group: accepting)
         var bootstrap = ServerBootstrap(group: accepting, childGroup: serving)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -153,7 +157,8 @@ struct ProxyListener<Responder: HTTPResponder>: Service where Responder.Context 
         if sharing {
             bootstrap = bootstrap.serverChannelOption(ChannelOptions.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: 1)
         }
-        let channel = try await bootstrap
+        let channel =
+            try await bootstrap
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if clientsAreLocal { LocalClientCongestionControl.applyToListener(channel) }

@@ -73,7 +73,8 @@ final class QueuedRegions: Sendable {
 
     /// A queued region was written or failed.
     func leave() {
-        let (waiter, drainWaiter) = state.withLockedValue { state -> (CheckedContinuation<Bool, Never>?, CheckedContinuation<Bool, Never>?) in
+        let (waiter, drainWaiter) = state.withLockedValue {
+            state -> (CheckedContinuation<Bool, Never>?, CheckedContinuation<Bool, Never>?) in
             state.queued -= 1
             var drainWaiter: CheckedContinuation<Bool, Never>?
             if state.queued == 0 {

@@ -48,8 +48,10 @@ final class RequestLoop: ChannelInboundHandler, RemovableChannelHandler {
 
     /// - Parameter maxBody: the largest request body read; a larger one is answered as
     ///   ``IncomingRequest/bodyTooLarge(_:)`` at once, and the rest of it is not kept.
-    init(output: ConnectionOutput, maxBody: Int, tasks: ConnectionTasks, logger: Logger,
-         start: @escaping Start) {
+    init(
+        output: ConnectionOutput, maxBody: Int, tasks: ConnectionTasks, logger: Logger,
+        start: @escaping Start
+    ) {
         self.output = output
         self.logger = logger
         self.maxBody = maxBody

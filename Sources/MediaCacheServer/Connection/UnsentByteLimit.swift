@@ -42,7 +42,8 @@ final class UnsentByteLimit: Sendable {
     /// Lifts the limit before a whole hit is written, if it is set. Call on the channel's event loop.
     func liftForHit() {
         guard isSet.withLockedValue({ $0 }),
-              (try? channel.syncOptions?.setOption(Self.option, value: 0)) != nil else { return }
+            (try? channel.syncOptions?.setOption(Self.option, value: 0)) != nil
+        else { return }
         isSet.withLockedValue { $0 = false }
     }
 }

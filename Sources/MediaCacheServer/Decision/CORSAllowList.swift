@@ -40,9 +40,10 @@ public struct CORSAllowList: Sendable, Hashable {
     /// no http(s) origin (a path, a query, credentials, `null`).
     static func normalized(_ origin: String) -> String? {
         guard let components = URLComponents(string: origin), let scheme = components.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), let host = components.host?.lowercased(), !host.isEmpty,
-              components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
-              components.user == nil, components.password == nil else { return nil }
+            ["http", "https"].contains(scheme), let host = components.host?.lowercased(), !host.isEmpty,
+            components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+            components.user == nil, components.password == nil
+        else { return nil }
         let defaultPort = scheme == "https" ? 443 : 80
         let port = components.port.flatMap { $0 == defaultPort ? nil : $0 }
         return "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")

@@ -56,9 +56,12 @@ public struct HostAllowList: Hashable, Sendable {
         let isWildcard = rest.hasPrefix("*.")
         if isWildcard { rest = rest.dropFirst() }
         let labels = (isWildcard ? rest.dropFirst() : rest).split(separator: ".", omittingEmptySubsequences: false)
-        guard !labels.isEmpty, labels.allSatisfy({ label in
-            !label.isEmpty && label.count <= 63 && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-        }) else { return nil }
+        guard !labels.isEmpty,
+            labels.allSatisfy({ label in
+                !label.isEmpty && label.count <= 63
+                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            })
+        else { return nil }
         return Pattern(host: String(rest), isWildcard: isWildcard, port: port)
     }
 }

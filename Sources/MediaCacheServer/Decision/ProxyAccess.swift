@@ -56,7 +56,8 @@ public struct ProxyAccess: Sendable {
         }
         let headerBytes = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         guard headerBytes <= limits.maxHeaderListSize, headers.count <= limits.maxHeaderFieldCount,
-              headers.allSatisfy({ $0.value.utf8.count <= limits.maxHeaderFieldSize }) else {
+            headers.allSatisfy({ $0.value.utf8.count <= limits.maxHeaderFieldSize })
+        else {
             return .reject(status: 431, message: "the request's header fields are too large")
         }
         guard let token else {
@@ -72,7 +73,7 @@ public struct ProxyAccess: Sendable {
         for (name, value) in headers {
             switch name.lowercased() {
             case "authorization" where Self.constantTimeEqual(value, "Bearer \(token)"),
-                 "x-mediacache-token" where Self.constantTimeEqual(value, token):
+                "x-mediacache-token" where Self.constantTimeEqual(value, token):
                 return .allow(target: target)
             default:
                 continue
@@ -87,7 +88,10 @@ public struct ProxyAccess: Sendable {
     /// Whether `token` can be a proxy's token: at least 8 characters that travel unchanged in a
     /// URL path (letters, digits, `-._~`).
     public static func isValidToken(_ token: String) -> Bool {
-        token.count >= 8 && token.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0)) }
+        token.count >= 8
+            && token.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0))
+            }
     }
 
     /// Compares without an early exit, so response times do not reveal how much of a guess

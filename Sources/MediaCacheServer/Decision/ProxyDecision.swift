@@ -37,8 +37,10 @@ enum ResourceAnswer: Sendable {
     /// The answer to a request with `method`, `range` and `ifRange` for the resource `record`
     /// describes, which is a playlist as `isPlaylist` says (`nil`: only its first bytes,
     /// which are not cached, can tell).
-    static func answer(for record: ResourceRecord, isPlaylist: Bool?, method: HTTPRequest.Method,
-                       range: String?, ifRange: String?) -> ResourceAnswer {
+    static func answer(
+        for record: ResourceRecord, isPlaylist: Bool?, method: HTTPRequest.Method,
+        range: String?, ifRange: String?
+    ) -> ResourceAnswer {
         switch isPlaylist {
         case true?: return .playlist
         case nil: return .fetch(known: record)
@@ -46,7 +48,8 @@ enum ResourceAnswer: Sendable {
         }
         let plan = RangeResponsePlan(range: range, ifRange: ifRange, info: record.contentInfo)
         if method == .get, let bytes = plan.bytes, let length = plan.contentLength, length > 0,
-           record.available.contains(ByteRange(offset: bytes.offset, length: length)) {
+            record.available.contains(ByteRange(offset: bytes.offset, length: length))
+        {
             return .hit(record, plan: plan, range: ByteRange(offset: bytes.offset, length: length))
         }
         return .stream(record, plan: plan)

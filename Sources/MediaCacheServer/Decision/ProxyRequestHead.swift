@@ -17,8 +17,9 @@ struct ProxyRequestHead: Sendable {
     }
 
     init(_ head: HTTPRequestHead) {
-        self.init(method: HTTPRequest.Method(rawValue: head.method.rawValue) ?? .get, target: head.uri,
-                  fields: head.headers.map { (name: $0.name, value: $0.value) })
+        self.init(
+            method: HTTPRequest.Method(rawValue: head.method.rawValue) ?? .get, target: head.uri,
+            fields: head.headers.map { (name: $0.name, value: $0.value) })
     }
 
     /// The value of the field `name`, its lines joined as HTTP/1 joins them; `nil` when absent.

@@ -30,7 +30,8 @@ struct ProxyRules: Sendable {
 
     func decide(_ request: ProxyRequestHead, stored: some StoredResources) -> ProxyDecision {
         if request.method == .options, request.field("Access-Control-Request-Method") != nil,
-           let cors, let origin = request.field("Origin"), cors.allows(origin) {
+            let cors, let origin = request.field("Origin"), cors.allows(origin)
+        {
             return .preflight
         }
         let target: String
@@ -40,9 +41,11 @@ struct ProxyRules: Sendable {
         }
         let route = PathRoute(path: String(target.prefix { $0 != "?" }), hasMetrics: hasMetrics)
         if let allowed = route.methods, !allowed.contains(request.method) {
-            return .reject(ProxyRefusal(.methodNotAllowed,
-                                        "\(request.method) is not allowed here; use \(allowed.map(\.rawValue).joined(separator: " or "))",
-                                        headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")]))
+            return .reject(
+                ProxyRefusal(
+                    .methodNotAllowed,
+                    "\(request.method) is not allowed here; use \(allowed.map(\.rawValue).joined(separator: " or "))",
+                    headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")]))
         }
         guard route == .proxy else { return .endpoint(target: target) }
         let origin: URL
@@ -56,7 +59,10 @@ struct ProxyRules: Sendable {
         let isPlaylist = PlaylistDetection.isPlaylist(origin, info: record.contentInfo) {
             stored.cachedBytes(ByteRange(0, Int64($0)), of: record)
         }
-        return .resource(origin: origin, answer: .answer(for: record, isPlaylist: isPlaylist, method: request.method,
-                                                         range: request.field("Range"), ifRange: request.field("If-Range")))
+        return .resource(
+            origin: origin,
+            answer: .answer(
+                for: record, isPlaylist: isPlaylist, method: request.method,
+                range: request.field("Range"), ifRange: request.field("If-Range")))
     }
 }

@@ -32,8 +32,9 @@ public struct RangeResponsePlan: Hashable, Sendable {
         let total = info.totalLength
         guard let range, let total, Self.validatorMatches(ifRange, info), let spec = Self.parse(range) else {
             // Without a Range header the client asked for the whole response and will take it.
-            self = RangeResponsePlan(status: 200, bytes: ByteRequest(offset: 0, takesAll: range == nil),
-                                     contentRange: nil, contentLength: total)
+            self = RangeResponsePlan(
+                status: 200, bytes: ByteRequest(offset: 0, takesAll: range == nil),
+                contentRange: nil, contentLength: total)
             return
         }
         switch spec {
@@ -53,11 +54,14 @@ public struct RangeResponsePlan: Hashable, Sendable {
         self.contentLength = contentLength
     }
 
-    private static func partial(from first: Int64, through last: Int64, total: Int64,
-                                isStreaming: Bool = true) -> RangeResponsePlan {
+    private static func partial(
+        from first: Int64, through last: Int64, total: Int64,
+        isStreaming: Bool = true
+    ) -> RangeResponsePlan {
         let toTheEnd = isStreaming && last == total - 1
-        return RangeResponsePlan(status: 206, bytes: toTheEnd ? ByteRequest(offset: first) : ByteRequest(offset: first, length: last - first + 1),
-                                 contentRange: "bytes \(first)-\(last)/\(total)", contentLength: last - first + 1)
+        return RangeResponsePlan(
+            status: 206, bytes: toTheEnd ? ByteRequest(offset: first) : ByteRequest(offset: first, length: last - first + 1),
+            contentRange: "bytes \(first)-\(last)/\(total)", contentLength: last - first + 1)
     }
 
     /// One byte range as written in a `Range` header.

@@ -31,8 +31,9 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
 
     func respond(to request: Request, context: ProxyRequestContext) async throws -> Response {
         let start = ContinuousClock.now
-        let entry = ProxyLog.Entry(client: context.remoteAddress, method: request.method.rawValue,
-                                   target: request.head.path ?? "/")
+        let entry = ProxyLog.Entry(
+            client: context.remoteAddress, method: request.method.rawValue,
+            target: request.head.path ?? "/")
         var response: Response
         do {
             response = try await inner.respond(to: request, context: context)
@@ -54,8 +55,9 @@ struct LoggingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context
                 // the short count. A failure of the origin or the store is, and so is the
                 // error response itself, however far its text got.
                 let counts = tally.snapshot
-                log.record(entry, status: status, sent: written.count, counts: counts, start: start,
-                           error: counts.failure ?? written.errorText)
+                log.record(
+                    entry, status: status, sent: written.count, counts: counts, start: start,
+                    error: counts.failure ?? written.errorText)
                 throw error
             }
             log.record(entry, status: status, sent: written.count, counts: tally.snapshot, start: start, error: written.errorText)

@@ -31,10 +31,14 @@ struct ProxyLog: Sendable {
 
     /// Writes the access-log line of a response that sent `sent` body bytes and, when there
     /// is an `error` or a notice in `counts`, its error-log line.
-    func record(_ entry: Entry, status: Int, sent: Int64, counts: ResponseTally.Counts, start: ContinuousClock.Instant,
-                error: String?) {
-        access?.append([entry.client, entry.method, entry.target, "\(status)", "\(sent)", "\(counts.fromCache)",
-                        "\(counts.fromOrigin)", ExtendedLogFormat.seconds(ContinuousClock.now - start)])
+    func record(
+        _ entry: Entry, status: Int, sent: Int64, counts: ResponseTally.Counts, start: ContinuousClock.Instant,
+        error: String?
+    ) {
+        access?.append([
+            entry.client, entry.method, entry.target, "\(status)", "\(sent)", "\(counts.fromCache)",
+            "\(counts.fromOrigin)", ExtendedLogFormat.seconds(ContinuousClock.now - start),
+        ])
         if let error = error ?? counts.notice {
             errors?.append([entry.client, entry.method, entry.target, "\(status)", error])
         }

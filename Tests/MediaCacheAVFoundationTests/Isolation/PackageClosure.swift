@@ -153,7 +153,8 @@ private struct Manifest {
             return Dependency(kind: .byName(name), platforms: platforms(byName.last))
         }
         if let product = json["product"] as? [Any], product.count >= 2, let name = product[0] as? String,
-           let package = product[1] as? String {
+            let package = product[1] as? String
+        {
             return Dependency(kind: .product(name, package: package), platforms: platforms(product.last))
         }
         return nil

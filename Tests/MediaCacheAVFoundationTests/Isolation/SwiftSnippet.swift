@@ -23,8 +23,11 @@ struct SwiftSnippet {
         try Data(source.utf8).write(to: file)
         let compiler = Process()
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["swiftc", "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-warnings-as-errors",
-                              "-module-name", "Snippet", "-parse-as-library"] + (try Self.searchPaths()) + [file.path]
+        compiler.arguments =
+            [
+                "swiftc", "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-warnings-as-errors",
+                "-module-name", "Snippet", "-parse-as-library",
+            ] + (try Self.searchPaths()) + [file.path]
         let output = Pipe()
         compiler.standardOutput = output
         compiler.standardError = output
@@ -46,11 +49,13 @@ struct SwiftSnippet {
             .appending(path: products.lastPathComponent + ".yaml")
         let text = try String(contentsOf: manifest, encoding: .utf8)
         guard let command = text.range(of: "\"C.MediaCacheAVFoundationTests-"),
-              let argsStart = text.range(of: "args: [", range: command.upperBound ..< text.endIndex),
-              let argsEnd = text.range(of: "]\n", range: argsStart.upperBound ..< text.endIndex) else {
+            let argsStart = text.range(of: "args: [", range: command.upperBound..<text.endIndex),
+            let argsEnd = text.range(of: "]\n", range: argsStart.upperBound..<text.endIndex)
+        else {
             throw SnippetError.noCompileCommand(manifest.path)
         }
-        let arguments = try JSONDecoder().decode([String].self, from: Data(("[" + text[argsStart.upperBound ..< argsEnd.lowerBound] + "]").utf8))
+        let arguments = try JSONDecoder().decode(
+            [String].self, from: Data(("[" + text[argsStart.upperBound..<argsEnd.lowerBound] + "]").utf8))
         var paths = ["-I", products.appending(path: "Modules").path]
         var index = arguments.startIndex
         while index < arguments.endIndex {

@@ -26,8 +26,9 @@ import Testing
         let ranges = index.byteRanges(forFirst: 4)
         #expect(ranges.bounds.map { $0.upperBound <= Int64(data.count) } == true)
         #expect(ranges.contains(ByteRange(0, 8)))
-        #expect(Double(ranges.coveredLength) < 0.35 * Double(data.count),
-                "\(media.name): \(ranges.coveredLength) of \(data.count) bytes for 4 s of 20")
+        #expect(
+            Double(ranges.coveredLength) < 0.35 * Double(data.count),
+            "\(media.name): \(ranges.coveredLength) of \(data.count) bytes for 4 s of 20")
         let later = index.byteRanges(forFirst: 8)
         #expect(ranges.ranges.allSatisfy { later.contains($0) }, "more seconds never need fewer bytes")
 
@@ -59,7 +60,7 @@ import Testing
     static func keeping(_ ranges: ByteRangeSet, of data: Data) -> Data {
         var sparse = Data(count: data.count)
         for range in ranges.ranges {
-            let bounds = Int(range.lowerBound) ..< Int(range.upperBound)
+            let bounds = Int(range.lowerBound)..<Int(range.upperBound)
             sparse.replaceSubrange(bounds, with: data[bounds])
         }
         return sparse

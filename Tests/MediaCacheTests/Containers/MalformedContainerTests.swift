@@ -45,10 +45,10 @@ import Testing
             let data = try await media.make(in: directory.path)
             let format = try #require(ContainerFormat(mimeType: media.mimeType, url: URL(fileURLWithPath: media.name)))
             // Flips bytes in the structures the parsers read: the first and last 4 KiB.
-            let hot = Array(0 ..< min(4096, data.count)) + Array(max(0, data.count - 4096) ..< data.count)
-            for _ in 0 ..< 300 {
+            let hot = Array(0..<min(4096, data.count)) + Array(max(0, data.count - 4096)..<data.count)
+            for _ in 0..<300 {
                 var corrupted = data
-                for _ in 0 ..< 4 {
+                for _ in 0..<4 {
                     let offset = hot[Int(generator.next() % UInt64(hot.count))]
                     corrupted[offset] = UInt8(truncatingIfNeeded: generator.next())
                 }
@@ -68,7 +68,8 @@ import Testing
         await #expect(throws: ContainerError.missing("a moov box")) {
             _ = try await MP4Index.load(from: DataByteSource(noMoov))
         }
-        let fragmented = Self.box("ftyp", Data("iso6".utf8)) + Self.box("moov", Self.box("mvex", Data(count: 8)))
+        let fragmented =
+            Self.box("ftyp", Data("iso6".utf8)) + Self.box("moov", Self.box("mvex", Data(count: 8)))
             + Self.box("moof", Data(count: 8)) + Self.box("mdat", Data(count: 8))
         await #expect(throws: ContainerError.unsupported("fragmented MP4 (samples in moof boxes)")) {
             _ = try await MP4Index.load(from: DataByteSource(fragmented))
@@ -92,13 +93,13 @@ import Testing
         // MPEG-1 layer III, 128 kbit/s, 44.1 kHz: 417-byte frames of 1152 samples.
         let header: [UInt8] = [0xFF, 0xFB, 0x90, 0x00]
         var first = Data(header) + Data(count: 32) + Data("VBRI".utf8)
-        first += Data([0, 1, 0, 0, 0, 50])                  // version, delay, quality
-        first += Data([0, 0, 0x10, 0]) + Data([0, 0, 0, 100]) // bytes, frames
-        first += Data([0, 4, 0, 1, 0, 2, 0, 25])              // 4 entries of 2 bytes, scale 1, 25 frames each
-        first += Data([0x10, 0, 0x20, 0, 0x30, 0, 0x40, 0])   // 4096, 8192, 12288, 16384 bytes
+        first += Data([0, 1, 0, 0, 0, 50])  // version, delay, quality
+        first += Data([0, 0, 0x10, 0]) + Data([0, 0, 0, 100])  // bytes, frames
+        first += Data([0, 4, 0, 1, 0, 2, 0, 25])  // 4 entries of 2 bytes, scale 1, 25 frames each
+        first += Data([0x10, 0, 0x20, 0, 0x30, 0, 0x40, 0])  // 4096, 8192, 12288, 16384 bytes
         first += Data(count: 417 - first.count)
         var file = first
-        for _ in 0 ..< 99 { file += Data(header) + Data(count: 413) }
+        for _ in 0..<99 { file += Data(header) + Data(count: 413) }
         let index = try await MP3Index.load(from: DataByteSource(file))
         let secondsPerEntry = 25 * 1152 / 44100.0
         #expect(index.duration.map { abs($0 - 100 * 1152 / 44100.0) < 0.001 } == true)
@@ -110,7 +111,7 @@ import Testing
     @Test func aXingTableThatDecreasesIsMalformed() async throws {
         let header: [UInt8] = [0xFF, 0xFB, 0x90, 0x00]
         var first = Data(header) + Data(count: 32) + Data("Xing".utf8) + Data([0, 0, 0, 5]) + Data([0, 0, 0, 100])
-        first += Data((0 ..< 100).map { UInt8(99 - $0) })
+        first += Data((0..<100).map { UInt8(99 - $0) })
         first += Data(count: 417 - first.count)
         let file = first + Data(header) + Data(count: 413)
         await #expect(throws: ContainerError.malformed("Xing table of contents decreases")) {

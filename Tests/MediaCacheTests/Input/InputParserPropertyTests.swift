@@ -24,7 +24,8 @@ import Testing
                 let size = try ByteSize(parsing: text, field: "--max-size")
                 #expect(ByteSize.range.contains(size.bytes), "\(text) -> \(size.bytes)")
                 if !number.contains("."), let whole = Int64(number) {
-                    let multiplier = ByteSize.units.first { String($0.suffix) == Self.sizeUnits[unit].prefix(1).uppercased() }?.multiplier ?? 1
+                    let multiplier =
+                        ByteSize.units.first { String($0.suffix) == Self.sizeUnits[unit].prefix(1).uppercased() }?.multiplier ?? 1
                     #expect(size.bytes == whole * multiplier, "\(text)")
                 }
             } catch {
@@ -34,11 +35,12 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("99999999999T", nil), ("9999999999G", nil), ("9223372036854775807", nil), ("9223372036854775808", nil), ("8E", nil),
-        ("1e18", nil), ("-1", nil), ("0", nil), ("0.0001K", nil), ("", nil), ("G", nil), ("NaN", nil), ("inf", nil),
-        ("1e400M", nil), ("1.0000001P", nil), ("--5", nil), ("1.5", 1), ("1P", 1 << 50), ("1.5G", 3 << 29), ("512kib", 512 << 10),
-    ] as [(String, Int64?)])
+    @Test(
+        arguments: [
+            ("99999999999T", nil), ("9999999999G", nil), ("9223372036854775807", nil), ("9223372036854775808", nil), ("8E", nil),
+            ("1e18", nil), ("-1", nil), ("0", nil), ("0.0001K", nil), ("", nil), ("G", nil), ("NaN", nil), ("inf", nil),
+            ("1e400M", nil), ("1.0000001P", nil), ("--5", nil), ("1.5", 1), ("1P", 1 << 50), ("1.5G", 3 << 29), ("512kib", 512 << 10),
+        ] as [(String, Int64?)])
     func extremeSizesAreRefusedWithTheRange(_ text: String, _ expected: Int64?) {
         do throws(InputError) {
             let size = try ByteSize(parsing: text, field: "--bytes")
@@ -50,7 +52,8 @@ import Testing
     }
 
     @Test func agesAreRefusedOrInRangeAndExact() async throws {
-        await propertyCheck(count: 2_000, input: Gen.number.string(of: 1...25), Gen.int(in: 0...(Self.ageUnits.count - 1))) { digits, unit in
+        await propertyCheck(count: 2_000, input: Gen.number.string(of: 1...25), Gen.int(in: 0...(Self.ageUnits.count - 1))) {
+            digits, unit in
             let text = digits + Self.ageUnits[unit]
             do throws(InputError) {
                 let age = try AgeText.parse(text, field: "--max-age")
@@ -66,8 +69,11 @@ import Testing
     }
 
     @Test func secondsAndAmountsAreRefusedOrValid() async {
-        let extremes: [Double] = [.nan, .infinity, -.infinity, 1e18, 1e308, -1, 0, -0.0, .ulpOfOne, 86_400, 86_400.000_1, .greatestFiniteMagnitude]
-        await propertyCheck(count: 2_000, input: Gen.double(in: -1e300...1e300), Gen.int(in: 0...(extremes.count - 1)), Gen.bool) { random, pick, useExtreme in
+        let extremes: [Double] = [
+            .nan, .infinity, -.infinity, 1e18, 1e308, -1, 0, -0.0, .ulpOfOne, 86_400, 86_400.000_1, .greatestFiniteMagnitude,
+        ]
+        await propertyCheck(count: 2_000, input: Gen.double(in: -1e300...1e300), Gen.int(in: 0...(extremes.count - 1)), Gen.bool) {
+            random, pick, useExtreme in
             let seconds = useExtreme ? extremes[pick] : random
             let amount = PreloadAmount.seconds(seconds)
             do throws(InputError) {

@@ -18,7 +18,9 @@ import Testing
         try await CommandRun.run(path: BuiltProducts.executable(named: "mediacache").path, arguments)
     }
 
-    @Test func aForegroundDownloadCompletesAndIsListedAndRemoved() async throws {
+    /// Runs `body` with a multivariant presentation on a test origin, its master playlist's
+    /// URL, and the `--cache-dir` arguments of an empty cache.
+    func withMultivariant(_ body: (_ master: String, _ cache: [String]) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let origin = try await TestOrigin.start()
@@ -26,33 +28,40 @@ import Testing
         _ = try await serveMultivariant(origin, in: directory.path)
         let cache = ["--cache-dir", directory.appending("cache")]
         let master = origin.url("/hls/master.m3u8").absoluteString
+        try await body(master, cache)
+    }
 
-        let run = try await mediacache(["download", master, "--title", "Film", "--audio", "de", "--variant", "lowest", "--json"] + cache)
-        #expect(run.status == 0, "\(run.output)\(run.errorOutput)")
-        #expect(
-            run.errorOutput.hasPrefix("Film: ") && run.errorOutput.contains(" to store"),
-            "the estimate comes first, with the progress, on standard error: \(run.errorOutput)")
-        // Standard output is the JSON alone, for `jq` to read.
-        let report = try APIJSON.decoder().decode(DownloadReport.self, from: Data(run.output.utf8))
-        #expect(report.state == "completed" && report.playableOffline && report.title == "Film")
-        #expect(report.selection.audio.map(\.language) == ["de"] && report.selection.variant?.resolution == "320x240")
-        #expect(report.segmentsDone == report.segmentCount && report.expectedBytes == report.bytesOnDisk)
+    @Test func aForegroundDownloadCompletesAndIsListedAndRemoved() async throws {
+        try await withMultivariant { master, cache in
 
-        let listed = try await mediacache(["downloads", "--json"] + cache)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]).first
-        for field in [
-            "id", "url", "title", "state", "bytesOnDisk", "expectedBytes", "expectedIsEstimate", "segmentsDone",
-            "segmentCount", "loadedSeconds", "durationSeconds", "selection", "playableOffline",
-        ] {
-            #expect(object?[field] != nil, "downloads --json has \(field)")
+            let run = try await mediacache(
+                ["download", master, "--title", "Film", "--audio", "de", "--variant", "lowest", "--json"] + cache)
+            #expect(run.status == 0, "\(run.output)\(run.errorOutput)")
+            #expect(
+                run.errorOutput.hasPrefix("Film: ") && run.errorOutput.contains(" to store"),
+                "the estimate comes first, with the progress, on standard error: \(run.errorOutput)")
+            // Standard output is the JSON alone, for `jq` to read.
+            let report = try APIJSON.decoder().decode(DownloadReport.self, from: Data(run.output.utf8))
+            #expect(report.state == "completed" && report.playableOffline && report.title == "Film")
+            #expect(report.selection.audio.map(\.language) == ["de"] && report.selection.variant?.resolution == "320x240")
+            #expect(report.segmentsDone == report.segmentCount && report.expectedBytes == report.bytesOnDisk)
+
+            let listed = try await mediacache(["downloads", "--json"] + cache)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]).first
+            for field in [
+                "id", "url", "title", "state", "bytesOnDisk", "expectedBytes", "expectedIsEstimate", "segmentsDone",
+                "segmentCount", "loadedSeconds", "durationSeconds", "selection", "playableOffline",
+            ] {
+                #expect(object?[field] != nil, "downloads --json has \(field)")
+            }
+            #expect(try await mediacache(["downloads"] + cache).output.contains("completed"))
+            let removed = try await mediacache(["downloads", "remove", report.id] + cache)
+            #expect(removed.status == 0 && removed.output.contains("removed"), "\(removed.errorOutput)")
+            #expect(try await mediacache(["downloads"] + cache).output.contains("No downloads."))
+            #expect(
+                try await mediacache(["ls", "--json"] + cache).output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
+                "removing the download removed its bytes")
         }
-        #expect(try await mediacache(["downloads"] + cache).output.contains("completed"))
-        let removed = try await mediacache(["downloads", "remove", report.id] + cache)
-        #expect(removed.status == 0 && removed.output.contains("removed"), "\(removed.errorOutput)")
-        #expect(try await mediacache(["downloads"] + cache).output.contains("No downloads."))
-        #expect(
-            try await mediacache(["ls", "--json"] + cache).output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
-            "removing the download removed its bytes")
     }
 
     @Test func aDownloadThroughTheRunningServer() async throws {
@@ -83,19 +92,14 @@ import Testing
     }
 
     @Test func aSelectionThePresentationLacksIsRefusedWithWhatItHas() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let origin = try await TestOrigin.start()
-        defer { Task { try? await origin.stop() } }
-        _ = try await serveMultivariant(origin, in: directory.path)
-        let cache = ["--cache-dir", directory.appending("cache")]
-        let master = origin.url("/hls/master.m3u8").absoluteString
-        let run = try await mediacache(["download", master, "--audio", "fr", "--json"] + cache)
-        #expect(run.status == 64, "\(run.output)\(run.errorOutput)")
-        #expect(run.errorOutput.contains("the presentation has no audio in fr; it has: en, de"), "\(run.errorOutput)")
-        #expect(run.output.isEmpty)
-        let listed = try await mediacache(["downloads", "--json"] + cache)
-        #expect(listed.output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "nothing was queued")
+        try await withMultivariant { master, cache in
+            let run = try await mediacache(["download", master, "--audio", "fr", "--json"] + cache)
+            #expect(run.status == 64, "\(run.output)\(run.errorOutput)")
+            #expect(run.errorOutput.contains("the presentation has no audio in fr; it has: en, de"), "\(run.errorOutput)")
+            #expect(run.output.isEmpty)
+            let listed = try await mediacache(["downloads", "--json"] + cache)
+            #expect(listed.output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "nothing was queued")
+        }
     }
 
     @Test func aBadSelectionIsRefusedBeforeAnythingRuns() async throws {

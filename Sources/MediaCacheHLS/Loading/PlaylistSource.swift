@@ -41,10 +41,7 @@ public struct PlaylistSource: Sendable {
     public func read(_ url: URL, purpose: ReadPurpose = .playback) async throws -> SourcedPlaylist {
         if Self.isBlockingReload(url) {
             // Asked for a part the player knows is coming: only the origin can answer it.
-            let (body, info) = try await loader.uncachedContent(of: url, maximumLength: Playlist.maximumSize)
-            return SourcedPlaylist(
-                playlist: try Playlist(parsing: body), base: info.finalURL ?? url, info: info, age: nil,
-                isStale: false, chunk: ByteChunk(offset: 0, bytes: body, source: .network), storeFailure: nil)
+            return try await uncached(url, storeFailure: nil)
         }
         let isDownloaded = (try? store.isDownloaded(store.key(for: url))) ?? false
         let content: RevalidatedContent
@@ -53,10 +50,7 @@ public struct PlaylistSource: Sendable {
                 [freshness] body in isDownloaded ? .zero : freshness.maximumAge(of: body)
             }
         } catch .store(let failure) {
-            let (body, info) = try await loader.uncachedContent(of: url, maximumLength: Playlist.maximumSize)
-            return SourcedPlaylist(
-                playlist: try Playlist(parsing: body), base: info.finalURL ?? url, info: info, age: nil,
-                isStale: false, chunk: ByteChunk(offset: 0, bytes: body, source: .network), storeFailure: failure)
+            return try await uncached(url, storeFailure: failure)
         } catch {
             // Named, not left to propagate: the compiler fails on a typed catch that is not exhaustive here.
             throw error
@@ -83,6 +77,17 @@ public struct PlaylistSource: Sendable {
         return SourcedPlaylist(
             playlist: served, base: base, info: content.record.contentInfo, age: content.age,
             isStale: content.isStale, chunk: content.chunk, storeFailure: nil)
+    }
+}
+
+extension PlaylistSource {
+    /// Playlist `url` from the origin, stored nowhere; `storeFailure` is why, when the store
+    /// could not keep it.
+    private func uncached(_ url: URL, storeFailure: MediaStoreError?) async throws -> SourcedPlaylist {
+        let (body, info) = try await loader.uncachedContent(of: url, maximumLength: Playlist.maximumSize)
+        return SourcedPlaylist(
+            playlist: try Playlist(parsing: body), base: info.finalURL ?? url, info: info, age: nil,
+            isStale: false, chunk: ByteChunk(offset: 0, bytes: body, source: .network), storeFailure: storeFailure)
     }
 }
 

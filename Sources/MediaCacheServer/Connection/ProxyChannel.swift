@@ -136,7 +136,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
         let decision = rules.decide(requestHead, stored: loader)
         let crossOrigin = rules.crossOriginFields(for: requestHead)
         if case .resource(_, .hit(let record, let plan, let range)) = decision,
-            let answered = answerAtOnce(
+            let answered = sendHit(
                 head, record: record, plan: plan, range: range, crossOrigin: crossOrigin, context: context,
                 on: connection)
         {
@@ -182,7 +182,7 @@ final class ProxyChannel<Responder: HTTPResponder>: Sendable where Responder.Con
     /// connection failed, with the bytes that left. `nil` when the span cannot be sent from
     /// here (an encrypted store, a file system without descriptors, a resource changed since
     /// its record was read): the responders then execute the same decision.
-    private func answerAtOnce(
+    private func sendHit(
         _ request: HTTPRequestHead, record: ResourceRecord, plan: RangeResponsePlan, range: ByteRange,
         crossOrigin: HTTPFields?, context: ChannelHandlerContext, on connection: Connection
     ) -> EventLoopFuture<Bool>? {

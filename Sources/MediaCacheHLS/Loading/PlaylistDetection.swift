@@ -127,12 +127,15 @@ public enum PlaylistDetection {
         _ url: URL, info: ContentInfo? = nil, loader: MediaLoader, purpose: ReadPurpose = .playback
     ) async throws(LoaderError) -> Bool {
         if hasPlaylistExtension(url) { return true }
-        var known = info
-        if known == nil { known = try await loader.contentRecord(for: url, purpose: purpose).contentInfo }
-        guard let info = known else { return false }
+        let described: ContentInfo
+        if let info {
+            described = info
+        } else {
+            described = try await loader.contentRecord(for: url, purpose: purpose).contentInfo
+        }
         // Cached, the first line costs one read of the store, not a reader of its own: every
         // request for a file of a generic type asks.
-        let cached = isPlaylist(url, info: info) { count in
+        let cached = isPlaylist(url, info: described) { count in
             loader.storedRecord(for: url).flatMap { loader.cachedBytes(ByteRange(0, Int64(count)), of: $0) }
         }
         if let cached { return cached }

@@ -121,16 +121,50 @@ public struct ProxyClient: CacheMaintenance {
 }
 
 /// Why a call to a running server failed.
-public enum ProxyClientError: Error, Hashable, CustomStringConvertible {
-    /// The server answered with an error status.
-    case status(Int, message: String)
-    /// The server's answer was not the JSON expected.
-    case invalidAnswer(path: String)
+///
+/// ```swift
+/// do {
+///     try await client.startDownload(request)
+/// } catch let error as ProxyClientError where error.status == 400 {
+///     print(error)   // the presentation has no audio in fr; it has: en, de
+/// }
+/// ```
+public struct ProxyClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<ProxyClientError>
 
-    public var description: String {
-        switch self {
-        case .status(let code, let message): message.isEmpty ? "the server answered \(code)" : message
-        case .invalidAnswer(let path): "the server's answer to /\(path) is not the JSON expected"
-        }
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+    /// The status the server answered with, for ``Code/status``.
+    public let status: Int?
+    /// The API path called, for ``Code/invalidAnswer``.
+    public let path: String?
+
+    private init(_ code: Code, _ message: String, status: Int? = nil, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status
+        self.path = path
     }
+
+    /// The server answered with an error status; `message` is what its answer says.
+    public static func status(_ status: Int, message: String) -> Self {
+        Self(.status, message.isEmpty ? "the server answered \(status)" : message, status: status)
+    }
+
+    /// The server's answer was not the JSON expected.
+    public static func invalidAnswer(path: String) -> Self {
+        Self(.invalidAnswer, "the server's answer to /\(path) is not the JSON expected", path: path)
+    }
+
+    public var description: String { message }
+}
+
+extension ErrorCode where Owner == ProxyClientError {
+    /// The server answered with an error status.
+    public static var status: Self { Self("status") }
+    /// The server's answer was not the JSON expected.
+    public static var invalidAnswer: Self { Self("invalidAnswer") }
 }

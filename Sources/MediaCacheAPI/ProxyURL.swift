@@ -154,18 +154,47 @@ public struct ProxyURL: Hashable, Sendable {
 }
 
 /// Why a request path does not name an origin.
-public enum ProxyURLError: Error, Hashable, CustomStringConvertible {
-    /// The path is not `/<scheme>/<authority>/...`.
-    case notAProxyPath(String)
-    /// The scheme is neither http nor https.
-    case unsupportedScheme(String)
+///
+/// ```swift
+/// do {
+///     let origin = try ProxyURL.origin(forTarget: "/ftp/cdn.example/a.mp4")
+/// } catch {
+///     print(error)   // only http and https origins are proxied, not ftp
+/// }
+/// ```
+public struct ProxyURLError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<ProxyURLError>
 
-    public var description: String {
-        switch self {
-        case .notAProxyPath(let target):
-            "\(target) is not a proxy path; use /<http|https>/<host>/<path>, see `mediacache url`"
-        case .unsupportedScheme(let scheme):
-            "only http and https origins are proxied, not \(scheme)"
-        }
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+    /// The request target, or the scheme it names.
+    public let target: String
+
+    private init(_ code: Code, _ message: String, target: String) {
+        self.code = code
+        self.message = message
+        self.target = target
     }
+
+    /// The path is not `/<scheme>/<authority>/...`.
+    public static func notAProxyPath(_ target: String) -> Self {
+        Self(.notAProxyPath, "\(target) is not a proxy path; use /<http|https>/<host>/<path>, see `mediacache url`", target: target)
+    }
+
+    /// The scheme is neither http nor https.
+    public static func unsupportedScheme(_ scheme: String) -> Self {
+        Self(.unsupportedScheme, "only http and https origins are proxied, not \(scheme)", target: scheme)
+    }
+
+    public var description: String { message }
+}
+
+extension ErrorCode where Owner == ProxyURLError {
+    /// The path is not `/<scheme>/<authority>/...`.
+    public static var notAProxyPath: Self { Self("notAProxyPath") }
+    /// The scheme is neither http nor https.
+    public static var unsupportedScheme: Self { Self("unsupportedScheme") }
 }

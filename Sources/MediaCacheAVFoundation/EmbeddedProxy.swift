@@ -44,7 +44,7 @@ final class EmbeddedProxy: Sendable {
 
     /// The proxy's URLs, once it listens; starts it on first use.
     ///
-    /// - Throws: Why the proxy stopped for good (``MediaCacheError/proxyDidNotStart`` when it
+    /// - Throws: Why the proxy stopped for good (``PlaybackCacheError/proxyDidNotStart`` when it
     ///   never listened).
     func urls() async throws -> ProxyURL {
         start()
@@ -118,13 +118,15 @@ final class EmbeddedProxy: Sendable {
             case .success where restart:
                 port = bound ?? port
             case .success:
-                stopped(MediaCacheError.proxyDidNotStart)
+                stopped(PlaybackCacheError.proxyDidNotStart)
                 return
-            case .failure(ProxyServerError.listenerClosed(_, let lost)):
+            case .failure(let error as ProxyServerError) where error.code == .listenerClosed:
+                let lost = error.port ?? port
                 logger.warning("the embedded proxy's listening socket closed; binding it again", metadata: ["port": "\(lost)"])
                 state.withLock { $0.urls = nil }
                 port = lost
-            case .failure(ProxyServerError.portInUse(_, let taken)) where port != 0:
+            case .failure(let error as ProxyServerError) where error.code == .portInUse && port != 0:
+                let taken = error.port ?? port
                 logger.error(
                     """
                     port \(taken) of the embedded proxy was taken by another process; it listens on a free port now: \
@@ -136,7 +138,7 @@ final class EmbeddedProxy: Sendable {
                 return
             }
         }
-        stopped(MediaCacheError.proxyDidNotStart)
+        stopped(PlaybackCacheError.proxyDidNotStart)
     }
 
     private func listening(_ urls: ProxyURL) {

@@ -111,8 +111,7 @@ final class LoadingLog: Sendable {
     }
 
     func failed(_ url: URL, _ error: any Error) {
-        var status = -1
-        if case .origin(.status(let code, _))? = error as? LoaderError { status = code }
+        let status = (error as? LoaderError)?.origin?.status ?? -1
         let event = MediaCacheErrorLogEvent(
             date: Date(), uri: url.absoluteString, playbackSessionID: sessionID,
             errorStatusCode: status, errorDomain: String(reflecting: type(of: error)),

@@ -178,7 +178,7 @@ public final class PlaybackCache: Sendable {
     /// (one per cache, on a free port, with a random token in the path) and is checked to
     /// still listen (see ``verifyProxy()``).
     public func proxyURL(for url: URL) async throws -> URL {
-        guard let proxied = try await proxyURLs().url(for: url) else { throw MediaCacheError.notHTTP(url) }
+        guard let proxied = try await proxyURLs().url(for: url) else { throw PlaybackCacheError.notHTTP(url) }
         return proxied
     }
 
@@ -211,7 +211,7 @@ public final class PlaybackCache: Sendable {
         proxy.withLock { proxy in
             if let proxy { return proxy }
             let made = EmbeddedProxy { [weak self] configuration in
-                guard let self else { throw MediaCacheError.proxyDidNotStart }
+                guard let self else { throw PlaybackCacheError.proxyDidNotStart }
                 // The app's one engine: the proxy's API sees the app's preloads and downloads,
                 // and a downloaded playlist is restricted offline.
                 return try ProxyServer(engine: self.engine(), configuration: configuration)
@@ -250,23 +250,62 @@ public final class PlaybackCache: Sendable {
 public typealias MediaCache = PlaybackCache
 
 /// Why the cache could not do what was asked.
-public enum MediaCacheError: Error, Hashable, CustomStringConvertible {
+///
+/// ```swift
+/// do {
+///     player.replaceCurrentItem(with: AVPlayerItem(url: try await cache.proxyURL(for: url)))
+/// } catch let error as PlaybackCacheError where error.code == .notHTTP {
+///     player.replaceCurrentItem(with: AVPlayerItem(url: url))   // a file URL plays as it is
+/// }
+/// ```
+public struct PlaybackCacheError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<PlaybackCacheError>
+
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+    /// The resource concerned.
+    public let url: URL?
+
+    private init(_ code: Code, _ message: String, url: URL? = nil) {
+        self.code = code
+        self.message = message
+        self.url = url
+    }
+
     /// Only http and https URLs are cached.
-    case notHTTP(URL)
+    public static func notHTTP(_ url: URL) -> Self {
+        Self(.notHTTP, "\(url) is not an http or https URL; MediaCache caches only those", url: url)
+    }
+
     /// The embedded proxy stopped before it listened.
-    case proxyDidNotStart
+    public static var proxyDidNotStart: Self { Self(.proxyDidNotStart, "the embedded proxy stopped before it listened") }
+
     /// The player accepts none of the content types that fit the resource as the origin
     /// describes it (its MIME type, else its file extension).
-    case contentTypeNotAllowed(URL, mimeType: String?, allowed: [String])
-
-    public var description: String {
-        switch self {
-        case .notHTTP(let url): "\(url) is not an http or https URL; MediaCache caches only those"
-        case .proxyDidNotStart: "the embedded proxy stopped before it listened"
-        case .contentTypeNotAllowed(let url, let mimeType, let allowed):
+    public static func contentTypeNotAllowed(_ url: URL, mimeType: String?, allowed: [String]) -> Self {
+        Self(
+            .contentTypeNotAllowed,
             "\(url) is served as \(mimeType ?? "no MIME type")\(url.pathExtension.isEmpty ? " without a file extension" : ""), "
                 + "which is none of the types this player accepts (\(allowed.joined(separator: ", "))); "
-                + "serve it with its media type, such as video/mp4, or a file extension"
-        }
+                + "serve it with its media type, such as video/mp4, or a file extension",
+            url: url)
     }
+
+    public var description: String { message }
 }
+
+extension ErrorCode where Owner == PlaybackCacheError {
+    /// Only http and https URLs are cached.
+    public static var notHTTP: Self { Self("notHTTP") }
+    /// The embedded proxy stopped before it listened.
+    public static var proxyDidNotStart: Self { Self("proxyDidNotStart") }
+    /// The player accepts none of the resource's content types.
+    public static var contentTypeNotAllowed: Self { Self("contentTypeNotAllowed") }
+}
+
+/// The former name of ``PlaybackCacheError``.
+@available(*, deprecated, renamed: "PlaybackCacheError")
+public typealias MediaCacheError = PlaybackCacheError

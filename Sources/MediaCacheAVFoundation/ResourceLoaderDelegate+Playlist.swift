@@ -19,7 +19,7 @@ extension ResourceLoaderDelegate {
             let proxy = try await cache.proxyURLs()
             let read = try await cache.engine().playlists.read(handle.url)
             let playlist = Data(read.rewritten { proxy.url(for: $0)?.absoluteString }.utf8)
-            let refusal = await onQueue { () -> MediaCacheError? in
+            let refusal = await onQueue { () -> PlaybackCacheError? in
                 // A playlist found by its first line may come as text/plain; the player is told
                 // what it is.
                 if let refusal = self.describe(

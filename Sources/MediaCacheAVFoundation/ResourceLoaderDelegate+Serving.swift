@@ -77,7 +77,7 @@ extension ResourceLoaderDelegate {
             return
         }
         let failure = Self.failure(error, url: handle.url)
-        if case .rangeNotSatisfiable? = failure as? LoaderError {
+        if (failure as? LoaderError)?.code == .rangeNotSatisfiable {
             await onQueue { handle.finish() }
             return
         }
@@ -89,7 +89,7 @@ extension ResourceLoaderDelegate {
     ///
     /// - Returns: The error to finish the request with when the player allows no content type
     ///   that fits the resource (finishing it with another would raise on Apple platforms).
-    func describe(_ record: ResourceRecord, to handle: RequestHandle) -> MediaCacheError? {
+    func describe(_ record: ResourceRecord, to handle: RequestHandle) -> PlaybackCacheError? {
         let info = record.contentInfo
         return describe(
             mimeType: info.mimeType, length: info.totalLength, rangesSupported: true,
@@ -102,7 +102,7 @@ extension ResourceLoaderDelegate {
     func describe(
         mimeType: String?, length: Int64?, rangesSupported: Bool, entirelyAvailable: Bool,
         to handle: RequestHandle
-    ) -> MediaCacheError? {
+    ) -> PlaybackCacheError? {
         guard handle.isOpen, let information = handle.request.contentInformationRequest else { return nil }
         let allowed = information.allowedContentTypes
         let type = ContentTypes.contentType(mimeType: mimeType, url: handle.url, allowed: allowed)
@@ -136,10 +136,10 @@ extension ResourceLoaderDelegate {
     private static func failure(_ error: any Error, url: URL) -> any Error {
         switch error {
         case let error as LoaderError: error
-        case let error as MediaCacheError: error
+        case let error as PlaybackCacheError: error
         case let error as PlaylistError: error
         case let error as MediaStoreError: LoaderError.store(error)
-        default: LoaderError.origin(.transport("\(error)", url: url))
+        default: LoaderError.origin(.transport("\(error)", url: url, underlying: error))
         }
     }
 }

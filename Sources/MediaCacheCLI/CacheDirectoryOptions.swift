@@ -62,10 +62,8 @@ struct CacheDirectoryOptions: ParsableArguments {
         configuration.encryption = try encryption()
         do {
             return .store(try MediaStore.open(at: directory, configuration: configuration))
-        } catch .directoryInUse(let path, let owner) {
-            guard let server = ServerAnnouncement.read(in: directory) else {
-                throw MediaStoreError.directoryInUse(path: path, ownerPID: owner)
-            }
+        } catch {
+            guard error.code == .directoryInUse, let server = ServerAnnouncement.read(in: directory) else { throw error }
             return .server(ProxyClient(server))
         }
     }
@@ -80,7 +78,7 @@ struct CacheDirectoryOptions: ParsableArguments {
         let access: Access
         do {
             access = try open(configuration)
-        } catch MediaStoreError.io(_, let failure) where readingOnly && [EACCES, EPERM, EROFS].contains(failure.code) {
+        } catch let error as MediaStoreError where readingOnly && [EACCES, EPERM, EROFS].contains(error.ioError?.code) {
             return try await body(StoreSnapshot.read(at: directory))
         }
         switch access {

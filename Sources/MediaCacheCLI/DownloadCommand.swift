@@ -101,8 +101,8 @@ extension DownloadCommand {
         } catch let error as DownloadSelectionError {
             Output.error("mediacache: \(error)")
             throw ExitCode(64)
-        } catch ProxyClientError.status(400, let message) {
-            Output.error("mediacache: \(message)")
+        } catch let error as ProxyClientError where error.status == 400 {
+            Output.error("mediacache: \(error.message)")
             throw ExitCode(64)
         }
     }

@@ -114,7 +114,7 @@ public final class HTTPOrigin: MediaOrigin {
         do {
             head = try await transfer.head()
         } catch {
-            throw OriginError.transport(TransportFailure.reason(error, url: request.url), url: request.url)
+            throw OriginError.transport(TransportFailure.reason(error, url: request.url), url: request.url, underlying: error)
         }
         var (kind, info) = try ResponseInterpreter(request: request)
             .interpret(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) })
@@ -127,7 +127,7 @@ public final class HTTPOrigin: MediaOrigin {
                 do {
                     return try await transfer.next()
                 } catch {
-                    throw OriginError.transport(TransportFailure.reason(error, url: url), url: url)
+                    throw OriginError.transport(TransportFailure.reason(error, url: url), url: url, underlying: error)
                 }
             })
     }

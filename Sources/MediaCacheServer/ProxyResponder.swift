@@ -33,11 +33,9 @@ struct ProxyResponder: Sendable {
             let cold: ColdStart?
             do {
                 (record, cold) = try await self.record(of: origin, known: known, for: request, context: context)
-            } catch .store(let failure) {
-                return try await respond(to: request, origin: origin, answer: .unrecorded(origin, because: failure), context: context)
             } catch {
-                // Named, not left to propagate: the compiler fails on a typed catch that is not exhaustive here.
-                throw error
+                guard let failure = error.store else { throw error }
+                return try await respond(to: request, origin: origin, answer: .unrecorded(origin, because: failure), context: context)
             }
             let isPlaylist = (try? await PlaylistDetection.isPlaylist(origin, info: record.contentInfo, loader: loader)) ?? false
             let decided = ResourceAnswer.answer(
@@ -108,9 +106,9 @@ struct ProxyResponder: Sendable {
                         }
                         next = try await chunks.nextPart(fileSpansUpTo: spanLimit)
                     }
-                } catch LoaderError.store(let failure) {
+                } catch let failure as LoaderError where failure.code == .store {
                     read.cancel()
-                    tally.note("\(LoaderError.store(failure)); the rest from byte \(position) came from the origin without caching")
+                    tally.note("\(failure); the rest from byte \(position) came from the origin without caching")
                     do {
                         try await relay.continueBody(from: position, to: bytes.end, validator: validator, into: &writer)
                     } catch let error as LoaderError {

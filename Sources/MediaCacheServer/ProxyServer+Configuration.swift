@@ -8,7 +8,7 @@ extension ProxyServer {
     ///
     /// ```swift
     /// var configuration = ProxyServer.Configuration(port: 8080)
-    /// configuration.allowedHosts = HostAllowList(["cdn.example.com", "*.media.example"])
+    /// configuration.allowedHosts = try HostAllowList(["cdn.example.com", "*.media.example"])
     /// configuration.token = "s3cret"     // needed to listen beyond loopback
     /// ```
     public struct Configuration: Sendable {

@@ -35,10 +35,10 @@ public struct ProxyServer: Sendable {
     ///
     /// - Throws: ``ProxyServerError/openRelay(host:)`` for an address beyond loopback without a
     ///   token: the proxy fetches any URL it is given, so strangers must not reach it;
-    ///   ``ProxyServerError/invalidToken`` for a token that cannot travel in a URL path.
+    ///   ``ProxyServerError/invalidToken(host:)`` for a token that cannot travel in a URL path.
     public init(engine: CacheEngine, configuration: Configuration) throws(ProxyServerError) {
         if let token = configuration.token {
-            guard ProxyAccess.isValidToken(token) else { throw .invalidToken }
+            guard ProxyAccess.isValidToken(token) else { throw .invalidToken(host: configuration.host) }
         } else if !configuration.isLoopback {
             throw .openRelay(host: configuration.host)
         }
@@ -117,19 +117,64 @@ public struct ProxyServer: Sendable {
     package static let connectionLoops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
 }
 
-/// Why the proxy refuses to start.
-public enum ProxyServerError: Error, Hashable, CustomStringConvertible {
+/// Why the proxy refuses to start, or stopped listening.
+///
+/// ```swift
+/// do {
+///     server = try ProxyServer(engine: engine, configuration: configuration)
+///     try await server.run()
+/// } catch let error as ProxyServerError where error.code == .portInUse {
+///     print(error)   // port 8080 on 127.0.0.1 is in use by another process; choose another …
+/// }
+/// ```
+public struct ProxyServerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<ProxyServerError>
+
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+    /// The address the proxy was to listen on.
+    public let host: String
+    /// The port, when the failure concerns one.
+    public let port: Int?
+
+    private init(_ code: Code, _ message: String, host: String, port: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.host = host
+        self.port = port
+    }
+
     /// The address is reachable from other machines and no token was set.
-    case openRelay(host: String)
+    public static func openRelay(host: String) -> Self {
+        Self(
+            .openRelay,
+            "refusing to listen on \(host) without a token: the proxy fetches any URL it is given, so beyond loopback it needs --token",
+            host: host)
+    }
+
     /// The token is shorter than 8 characters or has characters other than letters, digits
     /// and `-._~`.
-    case invalidToken
+    public static func invalidToken(host: String) -> Self { Self(.invalidToken, ProxyAccess.tokenRule, host: host) }
+
     /// Another process listens on the port.
-    case portInUse(host: String, port: Int)
+    public static func portInUse(host: String, port: Int) -> Self {
+        Self(
+            .portInUse, "port \(port) on \(host) is in use by another process; choose another with --port, or --port 0 for a free one",
+            host: host, port: port)
+    }
+
     /// The address cannot be listened on, for the reason given.
-    case cannotListen(host: String, port: Int, reason: String)
+    public static func cannotListen(host: String, port: Int, reason: String) -> Self {
+        Self(.cannotListen, "cannot listen on \(host):\(port): \(reason)", host: host, port: port)
+    }
+
     /// The listening socket closed while the server ran (iOS reclaims those of suspended apps).
-    case listenerClosed(host: String, port: Int)
+    public static func listenerClosed(host: String, port: Int) -> Self {
+        Self(.listenerClosed, "the listening socket on \(host):\(port) was closed by the system", host: host, port: port)
+    }
 
     /// `error` as a precise reason when it is a failure to bind `configuration`'s address;
     /// otherwise the server stopped for a reason of its own, which is passed on as it is.
@@ -141,19 +186,18 @@ public enum ProxyServerError: Error, Hashable, CustomStringConvertible {
             reason: String(cString: strerror(failure.errnoCode)))
     }
 
-    public var description: String {
-        switch self {
-        case .openRelay(let host):
-            "refusing to listen on \(host) without a token: the proxy fetches any URL it is given, "
-                + "so beyond loopback it needs --token"
-        case .invalidToken:
-            ProxyAccess.tokenRule
-        case .portInUse(let host, let port):
-            "port \(port) on \(host) is in use by another process; choose another with --port, or --port 0 for a free one"
-        case .cannotListen(let host, let port, let reason):
-            "cannot listen on \(host):\(port): \(reason)"
-        case .listenerClosed(let host, let port):
-            "the listening socket on \(host):\(port) was closed by the system"
-        }
-    }
+    public var description: String { message }
+}
+
+extension ErrorCode where Owner == ProxyServerError {
+    /// The address is reachable from other machines and no token was set.
+    public static var openRelay: Self { Self("openRelay") }
+    /// The token is too short or has characters it may not have.
+    public static var invalidToken: Self { Self("invalidToken") }
+    /// Another process listens on the port.
+    public static var portInUse: Self { Self("portInUse") }
+    /// The address cannot be listened on.
+    public static var cannotListen: Self { Self("cannotListen") }
+    /// The listening socket closed while the server ran.
+    public static var listenerClosed: Self { Self("listenerClosed") }
 }

@@ -127,6 +127,6 @@ public final class URLSessionOrigin: MediaOrigin {
         if let error = error as? URLError, error.code == .cancelled { return CancellationError() }
         if error is CancellationError { return error }
         let reason = (error as? URLError).map { "\($0.localizedDescription) (URLError \($0.code.rawValue))" } ?? "\(error)"
-        return OriginError.transport(reason, url: url)
+        return OriginError.transport(reason, url: url, underlying: error)
     }
 }

@@ -52,9 +52,9 @@ import Testing
             let (request, information) = player.contentInformation()
             _ = await request.finished()
             #expect(information.contentType == nil)
-            let failure = try #require(request.loading.finishError as? MediaCacheError)
+            let failure = try #require(request.loading.finishError as? PlaybackCacheError)
             #expect("\(failure)".contains("application/octet-stream without a file extension"))
-            #expect(asset.cacheErrorLog().events.map(\.errorDomain) == ["MediaCacheAVFoundation.MediaCacheError"])
+            #expect(asset.cacheErrorLog().events.map(\.errorDomain) == ["MediaCacheAVFoundation.PlaybackCacheError"])
 
             let (free, unrestricted) = player.contentInformation(allowed: nil)
             _ = await free.finished()

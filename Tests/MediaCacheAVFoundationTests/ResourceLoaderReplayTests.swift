@@ -38,7 +38,9 @@ import Testing
             let (refused, unfilled) = player.contentInformation(allowed: ["public.mp3"])
             _ = await refused.finished()
             #expect(unfilled.contentType == nil)
-            guard case .contentTypeNotAllowed(_, "video/mp4", ["public.mp3"])? = refused.loading.finishError as? MediaCacheError else {
+            guard let error = refused.loading.finishError as? PlaybackCacheError, error.code == .contentTypeNotAllowed,
+                error.message.contains("served as video/mp4"), error.message.contains("(public.mp3)")
+            else {
                 Issue.record("no allowed type fits: \(String(describing: refused.loading.finishError))")
                 return
             }

@@ -177,8 +177,8 @@ import Testing
             await #expect {
                 while try await read.next() != nil {}
             } throws: { error in
-                guard case .contentChanged(_, let from, _) = error as? LoaderError else { return false }
-                return from == announced.generation
+                guard let error = error as? LoaderError, error.code == .contentChanged else { return false }
+                return error.message.contains("(\(announced.generation) ->")
             }
         }
     }

@@ -18,8 +18,8 @@ import Testing
         #expect {
             try store.write(StoreFixture.pattern("a.mp4", ByteRange(100, 200)), at: 100, to: a, generation: generation)
         } throws: { error in
-            guard case .diskFull(let key, let underlying) = error as? MediaStoreError else { return false }
-            return key == a && underlying.code == ENOSPC && "\(error)".contains("disk full")
+            guard let error = error as? MediaStoreError, error.isDiskFull else { return false }
+            return error.key == a && error.ioError?.code == ENOSPC && "\(error)".contains("disk full")
         }
         #expect(try store.availableRanges(for: a).ranges == [ByteRange(0, 100)])
 
@@ -53,8 +53,8 @@ import Testing
         #expect {
             try store.commit()
         } throws: { error in
-            guard case .io(let key, let underlying) = error as? MediaStoreError else { return false }
-            return key == a && underlying.code == EIO
+            guard let error = error as? MediaStoreError, error.code == .io else { return false }
+            return error.key == a && error.ioError?.code == EIO
         }
         #expect(try IndexReader(fixture).spans(of: a).isEmpty)
         #expect(try IndexReader(fixture).spans(of: b) == [ByteRange(0, 100)])
@@ -102,8 +102,8 @@ import Testing
         #expect {
             try store.read(ByteRange(0, 300), from: a)
         } throws: { error in
-            guard case .dataMissing(_, let range) = error as? MediaStoreError else { return false }
-            return range == ByteRange(100, 300)
+            guard let error = error as? MediaStoreError, error.code == .dataMissing else { return false }
+            return error.ranges == [ByteRange(100, 300)]
         }
         #expect(try store.availableRanges(for: a).ranges == [ByteRange(0, 100)])
         #expect(try IndexReader(fixture).spans(of: a) == [ByteRange(0, 100)])

@@ -16,8 +16,8 @@ import Testing
         #expect {
             try store.fileSpan(ByteRange(50, 70), of: key)
         } throws: { error in
-            guard case .notCached(_, let missing) = error as? MediaStoreError else { return false }
-            return missing == [ByteRange(60, 70)]
+            guard let error = error as? MediaStoreError, error.code == .notCached else { return false }
+            return error.ranges == [ByteRange(60, 70)]
         }
         try store.close()
     }
@@ -64,8 +64,8 @@ import Testing
         #expect {
             try store.read(ByteRange(0, 100), from: key)
         } throws: { error in
-            guard case .dataMissing(_, let lost) = error as? MediaStoreError else { return false }
-            return lost == ByteRange(50, 100)
+            guard let error = error as? MediaStoreError, error.code == .dataMissing else { return false }
+            return error.ranges == [ByteRange(50, 100)]
         }
         try store.close()
     }

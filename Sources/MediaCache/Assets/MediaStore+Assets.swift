@@ -60,7 +60,7 @@ extension MediaStore {
             do {
                 try remove(member)
                 removed.append(member)
-            } catch .unknownResource {
+            } catch  where error.code == .unknownResource {
                 continue
             }
         }

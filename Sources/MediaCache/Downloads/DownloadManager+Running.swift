@@ -89,9 +89,12 @@ extension DownloadManager {
     /// ``DownloadError/diskFull(key:underlying:)`` when `error` is or carries a full disk.
     private static func diskFull(in error: any Error) -> DownloadError? {
         switch error {
-        case MediaStoreError.diskFull(let key, let underlying), LoaderError.store(.diskFull(let key, let underlying)):
-            .diskFull(key: key, underlying: underlying)
-        case let error as DownloadError: if case .diskFull = error { error } else { nil }
+        case let error as MediaStoreError where error.isDiskFull:
+            .diskFull(error)
+        case let error as LoaderError where error.isDiskFull:
+            error.store.map(DownloadError.diskFull)
+        case let error as DownloadError where error.code == .diskFull:
+            error
         default: nil
         }
     }

@@ -20,7 +20,7 @@ extension MediaStore {
         for key in keys {
             do {
                 try setPinned(true, for: key)
-            } catch .unknownResource {
+            } catch  where error.code == .unknownResource {
                 continue
             }
         }
@@ -39,7 +39,7 @@ extension MediaStore {
             do {
                 try remove(key)
                 removed.append(key)
-            } catch .unknownResource {
+            } catch  where error.code == .unknownResource {
                 continue
             }
         }

@@ -53,7 +53,7 @@ enum KeyedDirectory {
             let text = String(decoding: try file.read(count: Int(min(size, 4096)), at: 0), as: UTF8.self)
             return text.split(separator: "\n").first { $0.hasPrefix("key ") }.map { String($0.dropFirst(4)) } ?? ""
         } catch {
-            throw MediaStoreError(error, key: nil)
+            throw MediaStoreError.file(error, key: nil)
         }
     }
 
@@ -67,7 +67,7 @@ enum KeyedDirectory {
             try text.withUnsafeBytes { buffer in Result { () throws(IOError) in try file.write(buffer, at: 0) } }.get()
             try file.synchronize()
         } catch {
-            throw MediaStoreError(error, key: nil)
+            throw MediaStoreError.file(error, key: nil)
         }
     }
 }

@@ -73,20 +73,54 @@ public struct StoreEncryption: Sendable {
 }
 
 /// Why an encryption key cannot be used.
-public enum StoreEncryptionError: Error, Hashable, CustomStringConvertible {
-    /// The key is not 32 bytes long.
-    case keySize(Int)
-    /// The key file cannot be read.
-    case unreadableKeyFile(String)
-    /// The key file holds neither 32 bytes nor 64 hexadecimal digits.
-    case malformedKeyFile(String)
+///
+/// ```swift
+/// do {
+///     configuration.encryption = try StoreEncryption(keyFile: "/etc/mediacache/key")
+/// } catch {
+///     print(error)   // the key file /etc/mediacache/key holds neither 32 bytes nor …
+/// }
+/// ```
+public struct StoreEncryptionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<StoreEncryptionError>
 
-    public var description: String {
-        switch self {
-        case .keySize(let bytes): "an encryption key has 32 bytes, not \(bytes)"
-        case .unreadableKeyFile(let path): "cannot read the key file \(path)"
-        case .malformedKeyFile(let path):
-            "the key file \(path) holds neither 32 bytes nor 64 hexadecimal digits; make one with `openssl rand -hex 32`"
-        }
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+    /// The key file, when the key came from one.
+    public let path: String?
+
+    private init(_ code: Code, _ message: String, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
     }
+
+    /// The key is not 32 bytes long.
+    public static func keySize(_ bytes: Int) -> Self { Self(.keySize, "an encryption key has 32 bytes, not \(bytes)") }
+
+    /// The key file cannot be read.
+    public static func unreadableKeyFile(_ path: String) -> Self {
+        Self(.unreadableKeyFile, "cannot read the key file \(path)", path: path)
+    }
+
+    /// The key file holds neither 32 bytes nor 64 hexadecimal digits.
+    public static func malformedKeyFile(_ path: String) -> Self {
+        Self(
+            .malformedKeyFile,
+            "the key file \(path) holds neither 32 bytes nor 64 hexadecimal digits; make one with `openssl rand -hex 32`", path: path)
+    }
+
+    public var description: String { message }
+}
+
+extension ErrorCode where Owner == StoreEncryptionError {
+    /// The key is not 32 bytes long.
+    public static var keySize: Self { Self("keySize") }
+    /// The key file cannot be read.
+    public static var unreadableKeyFile: Self { Self("unreadableKeyFile") }
+    /// The key file holds neither 32 bytes nor 64 hexadecimal digits.
+    public static var malformedKeyFile: Self { Self("malformedKeyFile") }
 }

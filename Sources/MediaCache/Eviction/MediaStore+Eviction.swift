@@ -36,7 +36,7 @@ extension MediaStore {
             do {
                 try remove(key)
                 removed.append(key)
-            } catch .unknownResource {
+            } catch  where error.code == .unknownResource {
                 continue
             }
         }

@@ -66,27 +66,70 @@ public enum OriginURL {
 }
 
 /// Why a URL is not fetched.
-public enum OriginURLError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The text is not an absolute URL.
-    case notAURL(String)
-    /// The scheme is neither http nor https.
-    case unsupportedScheme(String)
-    /// The URL names no host.
-    case noHost(String)
-    /// The URL names a port no server can have, such as 0 or 84430.
-    case invalidPort(String)
-    /// The URL carries a user name or password (not repeated here: it is a secret).
-    case credentials(host: String)
+///
+/// ```swift
+/// do {
+///     try OriginURL.check("https://user:pw@cdn.example.com/a.mp4")
+/// } catch {
+///     print(error)   // the URL for cdn.example.com carries a user name or password, …
+/// }
+/// ```
+public struct OriginURLError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<OriginURLError>
 
-    public var description: String {
-        switch self {
-        case .notAURL(let text): "\(text) is not an absolute URL; give an http or https URL"
-        case .unsupportedScheme(let text): "\(text) is not an http or https URL"
-        case .noHost(let text): "\(text) names no host"
-        case .invalidPort(let text): "\(text) names a port no server can have; a port is 1 to 65535"
-        case .credentials(let host):
-            "the URL for \(host) carries a user name or password, which would be stored in cache keys and logs; "
-                + "use a URL without credentials"
-        }
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+    /// The URL as it was given; for ``Code/credentials``, only its host (the rest is a secret).
+    public let text: String
+
+    private init(_ code: Code, _ message: String, text: String) {
+        self.code = code
+        self.message = message
+        self.text = text
     }
+
+    /// The text is not an absolute URL.
+    public static func notAURL(_ text: String) -> Self {
+        Self(.notAURL, "\(text) is not an absolute URL; give an http or https URL", text: text)
+    }
+
+    /// The scheme is neither http nor https.
+    public static func unsupportedScheme(_ text: String) -> Self {
+        Self(.unsupportedScheme, "\(text) is not an http or https URL", text: text)
+    }
+
+    /// The URL names no host.
+    public static func noHost(_ text: String) -> Self { Self(.noHost, "\(text) names no host", text: text) }
+
+    /// The URL names a port no server can have, such as 0 or 84430.
+    public static func invalidPort(_ text: String) -> Self {
+        Self(.invalidPort, "\(text) names a port no server can have; a port is 1 to 65535", text: text)
+    }
+
+    /// The URL carries a user name or password (not repeated here: it is a secret).
+    public static func credentials(host: String) -> Self {
+        Self(
+            .credentials,
+            "the URL for \(host) carries a user name or password, which would be stored in cache keys and logs; "
+                + "use a URL without credentials",
+            text: host)
+    }
+
+    public var description: String { message }
+}
+
+extension ErrorCode where Owner == OriginURLError {
+    /// The text is not an absolute URL.
+    public static var notAURL: Self { Self("notAURL") }
+    /// The scheme is neither http nor https.
+    public static var unsupportedScheme: Self { Self("unsupportedScheme") }
+    /// The URL names no host.
+    public static var noHost: Self { Self("noHost") }
+    /// The URL names a port no server can have.
+    public static var invalidPort: Self { Self("invalidPort") }
+    /// The URL carries a user name or password.
+    public static var credentials: Self { Self("credentials") }
 }

@@ -116,7 +116,8 @@ extension Error {
     /// Whether this is, or carries, a full disk.
     package var isDiskFull: Bool {
         switch self as any Error {
-        case MediaStoreError.diskFull, LoaderError.store(.diskFull): true
+        case let error as MediaStoreError: error.isDiskFull
+        case let error as LoaderError: error.isDiskFull
         default: false
         }
     }

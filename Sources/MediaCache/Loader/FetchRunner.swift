@@ -173,7 +173,7 @@ struct FetchRunner: Sendable {
             response = try await loader.origin.fetch(request)
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
-            let failure = error as? OriginError ?? .transport("\(error)", url: url)
+            let failure = error as? OriginError ?? .transport("\(error)", url: url, underlying: error)
             guard failure.isTransient else { throw .origin(failure) }
             return .broken(failure, position: requested)
         }
@@ -223,12 +223,12 @@ struct FetchRunner: Sendable {
         } catch let error as LoaderError {
             throw error
         } catch let error as MediaStoreError {
-            if case .staleGeneration = error { return .finished(endOfResource: nil) }
+            if error.code == .staleGeneration { return .finished(endOfResource: nil) }
             throw .store(error)
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
             if !isCreated, try await !createBeforeRetrying(response.info) { return .finished(endOfResource: nil) }
-            return .broken(error as? OriginError ?? .transport("\(error)", url: url), position: position)
+            return .broken(error as? OriginError ?? .transport("\(error)", url: url, underlying: error), position: position)
         }
         if stoppedEarly { return .finished(endOfResource: nil) }
         if let limit = accepted.limit, position < limit {

@@ -14,7 +14,7 @@ extension ResourceLoader {
         do {
             return try await task.value
         } catch {
-            throw error as? LoaderError ?? .origin(.transport("\(error)", url: url))
+            throw error as? LoaderError ?? .origin(.transport("\(error)", url: url, underlying: error))
         }
     }
 
@@ -34,9 +34,9 @@ extension ResourceLoader {
                 if case .rangeNotSatisfiable = response.kind { continue }
                 try await keep(response, purpose: purpose)
                 if let record = try storedRecord() { return record }
-            } catch .origin(let error) {
-                guard case .status(let code, _) = error, Self.refusals.contains(code) else { throw .origin(error) }
-                lastError = error
+            } catch {
+                guard let refusal = error.origin, let status = refusal.status, Self.refusals.contains(status) else { throw error }
+                lastError = refusal
             }
         }
         throw .origin(lastError)
@@ -71,7 +71,7 @@ extension ResourceLoader {
             do {
                 return try await origin.fetch(request)
             } catch {
-                let failure = error as? OriginError ?? .transport("\(error)", url: url)
+                let failure = error as? OriginError ?? .transport("\(error)", url: url, underlying: error)
                 attempt += 1
                 guard failure.isTransient, let delay = configuration.retry.delay(beforeAttempt: attempt) else {
                     throw .origin(failure)

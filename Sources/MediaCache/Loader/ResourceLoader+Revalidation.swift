@@ -13,7 +13,7 @@ extension ResourceLoader {
         do {
             return try await task.value
         } catch {
-            throw error as? LoaderError ?? .origin(.transport("\(error)", url: url))
+            throw error as? LoaderError ?? .origin(.transport("\(error)", url: url, underlying: error))
         }
     }
 
@@ -34,7 +34,7 @@ extension ResourceLoader {
         do {
             response = try await origin.fetch(request)
         } catch {
-            let failure = error as? OriginError ?? .transport("\(error)", url: url)
+            let failure = error as? OriginError ?? .transport("\(error)", url: url, underlying: error)
             return try stale(stored, failure)
         }
         if case .notModified = response.kind {
@@ -43,7 +43,8 @@ extension ResourceLoader {
         }
         do throws(LoaderError) {
             return try await replace(with: response, maximumLength: maximumLength)
-        } catch .origin(let failure) where failure.isTransient {
+        } catch {
+            guard let failure = error.origin, failure.isTransient else { throw error }
             return try stale(stored, failure)
         }
     }
@@ -142,7 +143,7 @@ extension ResourceLoader {
         } catch let error as LoaderError {
             throw error
         } catch {
-            throw .origin(error as? OriginError ?? .transport("\(error)", url: url))
+            throw .origin(error as? OriginError ?? .transport("\(error)", url: url, underlying: error))
         }
         return body
     }

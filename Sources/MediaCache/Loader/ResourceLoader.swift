@@ -165,7 +165,7 @@ actor ResourceLoader {
                         return try cachedPart(
                             of: count, source: source, generation: record.generation, fileSpanLimit: fileSpanLimit,
                             to: id, &reader)
-                    } catch .store(.dataMissing) {
+                    } catch  where error.store?.code == .dataMissing {
                         // The store could not read those bytes back (a data file cut short, an
                         // encrypted block that fails authentication) and dropped them: they are
                         // a gap now, fetched again, never served.

@@ -135,30 +135,80 @@ public struct OriginBody: AsyncSequence {
     }
 }
 
-/// Why the origin did not deliver.
-public enum OriginError: Error, Hashable, CustomStringConvertible {
+/// Why the origin did not deliver: an error status, a broken connection, or a response that
+/// contradicts the request.
+///
+/// ```swift
+/// do {
+///     let response = try await origin.fetch(request)
+/// } catch let error as OriginError where error.code == .status {
+///     print("the origin answered \(error.status ?? 0) for \(error.url)")
+/// }
+/// ```
+public struct OriginError: Error, Hashable, CustomStringConvertible {
+    /// The kinds of origin failure.
+    public typealias Code = ErrorCode<OriginError>
+
+    /// What kind of failure it is.
+    public let code: Code
+    /// What happened, for a person to read.
+    public let message: String
+    /// The resource asked for.
+    public let url: URL
+    /// The HTTP status the origin answered with, for ``Code/status``.
+    public let status: Int?
+    /// The error the transport reported, for ``Code/transport``, when there was one.
+    public let underlying: (any Error)?
+
+    private init(_ code: Code, _ message: String, url: URL, status: Int? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.url = url
+        self.status = status
+        self.underlying = underlying
+    }
+
     /// The origin answered with an error status (4xx, 5xx).
-    case status(Int, url: URL)
-    /// The connection failed or dropped; `description` says how.
-    case transport(String, url: URL)
+    public static func status(_ status: Int, url: URL) -> OriginError {
+        OriginError(.status, "origin answered \(status) for \(url)", url: url, status: status)
+    }
+
+    /// The connection failed or dropped; `reason` says how.
+    public static func transport(_ reason: String, url: URL, underlying: (any Error)? = nil) -> OriginError {
+        OriginError(.transport, "transfer from \(url) failed: \(reason)", url: url, underlying: underlying)
+    }
+
     /// The response contradicts the request or itself, for example a `Content-Range` that
     /// does not start where asked.
-    case invalidResponse(String, url: URL)
+    public static func invalidResponse(_ reason: String, url: URL) -> OriginError {
+        OriginError(.invalidResponse, "invalid response from \(url): \(reason)", url: url)
+    }
 
     /// Whether trying again may succeed: transport failures and 408, 429, 500, 502, 503, 504.
     public var isTransient: Bool {
-        switch self {
-        case .transport: true
-        case .status(let code, _): [408, 429, 500, 502, 503, 504].contains(code)
-        case .invalidResponse: false
-        }
+        if code == .transport { return true }
+        return status.map { [408, 429, 500, 502, 503, 504].contains($0) } ?? false
     }
 
-    public var description: String {
-        switch self {
-        case .status(let code, let url): "origin answered \(code) for \(url)"
-        case .transport(let reason, let url): "transfer from \(url) failed: \(reason)"
-        case .invalidResponse(let reason, let url): "invalid response from \(url): \(reason)"
-        }
+    public var description: String { message }
+
+    /// Errors are equal when their code, message, URL and status are; the underlying error is
+    /// not compared.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.code, lhs.message, lhs.url, lhs.status) == (rhs.code, rhs.message, rhs.url, rhs.status)
     }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+    }
+}
+
+extension ErrorCode where Owner == OriginError {
+    /// The origin answered with an error status (4xx, 5xx); ``OriginError/status`` has it.
+    public static var status: Self { Self("status") }
+    /// The connection failed or dropped.
+    public static var transport: Self { Self("transport") }
+    /// The response contradicts the request or itself.
+    public static var invalidResponse: Self { Self("invalidResponse") }
 }

@@ -64,7 +64,7 @@ public struct PreloadPlan: Hashable, Sendable {
             do {
                 let index = try await format.load(from: source)
                 return PreloadPlan(url, ranges: index.byteRanges(forFirst: seconds), method: "\(index.format) time index")
-            } catch .read where Task.isCancelled {
+            } catch  where error.code == .read && Task.isCancelled {
                 throw .cancelled
             } catch {
                 loader.configuration.logger.notice("estimating preload bytes", metadata: ["url": "\(url)", "reason": "\(error)"])

@@ -85,8 +85,8 @@ final class StatisticsRecorder: Sendable {
                 tally.preloaded.insert(range)
             }
             preloaded.increment(by: count)
-        case (.preload, .cache), (.download, _):
-            break
+        default:
+            break  // cached bytes a preload read, and downloads, are counted as origin bytes only
         }
     }
 

@@ -85,7 +85,7 @@ extension MediaStore {
         case .success(let bytes):
             data = bytes
         case .failure(.io(let error)):
-            throw MediaStoreError(error, key: key)
+            throw MediaStoreError.file(error, key: key)
         case .failure(.unreadable(let block)):
             // Damaged, or sealed with another key: not cached, so fetched again; never served.
             let lost = ByteRange(block.lowerBound, max(block.lowerBound, min(block.upperBound, range.upperBound)))

@@ -94,7 +94,7 @@ extension MediaStore {
         do {
             try commit()
             return true
-        } catch .closed {
+        } catch  where error.code == .closed {
             return false
         } catch {
             configuration.logger.error("commit failed; spans stay pending", metadata: ["error": "\(error)"])

@@ -62,7 +62,7 @@ extension MediaStore {
         do {
             size = capacity(ofDataFileSize: try fileSystem.sizeOfFile(at: path) ?? 0)
         } catch {
-            throw MediaStoreError(error, key: nil)
+            throw MediaStoreError.file(error, key: nil)
         }
         var fresh = ByteRangeSet()
         for range in ranges {

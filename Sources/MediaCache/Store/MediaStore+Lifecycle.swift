@@ -100,7 +100,7 @@ extension MediaStore {
                 do throws(IOError) {
                     if try fileSystem.sizeOfFile(at: from) != nil { try fileSystem.moveFile(at: from, to: to) }
                 } catch {
-                    throw MediaStoreError(error, key: key)
+                    throw MediaStoreError.file(error, key: key)
                 }
             }
             try indexOperation("pin") { try index.setPinned(pinned, id: slot.id) }

@@ -16,7 +16,7 @@ extension MediaStore {
                 Set(try fileSystem.contentsOfDirectory(at: purgeableDataDirectory))
             )
         } catch {
-            throw MediaStoreError(error, key: nil)
+            throw MediaStoreError.file(error, key: nil)
         }
         var moved = (count: 0, pinned: 0)
         for resource in resources {
@@ -28,7 +28,7 @@ extension MediaStore {
                     at: dataPath(for: resource.id, pinned: !resource.isPinned),
                     to: dataPath(for: resource.id, pinned: resource.isPinned))
             } catch {
-                throw MediaStoreError(error, key: resource.key)
+                throw MediaStoreError.file(error, key: resource.key)
             }
             moved.count += 1
             if resource.isPinned { moved.pinned += 1 }
@@ -54,7 +54,7 @@ extension MediaStore {
             do {
                 size = capacity(ofDataFileSize: try fileSystem.sizeOfFile(at: path) ?? 0)
             } catch {
-                throw MediaStoreError(error, key: resource.key)
+                throw MediaStoreError.file(error, key: resource.key)
             }
             guard end > size else { continue }
             try indexOperation("reconcile") { try index.truncateSpans(of: resource.id, to: size) }
@@ -67,7 +67,7 @@ extension MediaStore {
             do {
                 names = try fileSystem.contentsOfDirectory(at: folder)
             } catch {
-                throw MediaStoreError(error, key: nil)
+                throw MediaStoreError.file(error, key: nil)
             }
             for name in names where !known.contains("\(folder)/\(name)") {
                 do {

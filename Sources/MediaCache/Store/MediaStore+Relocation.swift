@@ -14,7 +14,7 @@ extension MediaStore {
         } catch {
             let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
             let code = posix.flatMap { $0.domain == NSPOSIXErrorDomain ? Int32(truncatingIfNeeded: $0.code) : nil } ?? EIO
-            throw MediaStoreError(IOError(operation: "move the store to \(root)", path: purgeable, code: code), key: nil)
+            throw MediaStoreError.file(IOError(operation: "move the store to \(root)", path: purgeable, code: code), key: nil)
         }
         logger.notice(
             "moved the store out of the purgeable folder; its data files stay there",

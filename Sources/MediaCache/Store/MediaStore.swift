@@ -106,7 +106,7 @@ public final class MediaStore: Sendable {
         do {
             try configuration.fileSystem.createDirectory(at: root)
         } catch {
-            throw MediaStoreError(error, key: nil)
+            throw MediaStoreError.file(error, key: nil)
         }
         if let purgeable = configuration.purgeableDirectory {
             try adoptStore(from: URL(fileURLWithPath: purgeable).standardizedFileURL.path, into: root, logger: configuration.logger)
@@ -124,7 +124,7 @@ public final class MediaStore: Sendable {
             try configuration.fileSystem.createDirectory(at: directory + "/data")
             try configuration.fileSystem.createDirectory(at: purgeableData)
         } catch {
-            throw MediaStoreError(error, key: nil)
+            throw MediaStoreError.file(error, key: nil)
         }
         let lock = try DirectoryLock.acquire(directory: directory)
         let index: StoreIndex

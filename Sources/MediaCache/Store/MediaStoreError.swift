@@ -1,63 +1,157 @@
 /// What went wrong in a ``MediaStore`` operation, for which resource, and why.
-public enum MediaStoreError: Error, CustomStringConvertible {
-    /// The device is full; the write to `key` stored nothing and the index is unchanged.
-    case diskFull(key: ResourceKey?, underlying: IOError)
-    /// A file operation failed; the operation changed nothing the index records.
-    case io(key: ResourceKey?, underlying: IOError)
-    /// The SQLite index could not be read or updated; the index is as it was.
-    case index(operation: String, underlying: any Error)
-    /// Another process (or another store in this process) owns the cache directory.
-    case directoryInUse(path: String, ownerPID: Int32?)
-    /// No resource with this key is stored.
-    case unknownResource(ResourceKey)
-    /// Some of the requested bytes are not cached.
-    case notCached(key: ResourceKey, missing: [ByteRange])
-    /// The bytes were produced for a generation the resource no longer has.
-    case staleGeneration(key: ResourceKey, written: Generation, current: Generation)
-    /// The origin's description of the resource cannot be stored as it is.
-    case invalidContentInfo(key: ResourceKey, reason: String)
-    /// A write reaches past the resource's known total length.
-    case beyondEnd(key: ResourceKey, range: ByteRange, totalLength: Int64)
-    /// The data file holds fewer bytes than the index records; the missing spans were dropped.
-    case dataMissing(key: ResourceKey, range: ByteRange)
-    /// The store was closed.
-    case closed
-    /// The cache directory was opened for reading only (see ``StoreSnapshot``).
-    case readOnly(path: String)
+///
+/// A failed operation changes nothing the index records. ``isDiskFull`` tells the failure
+/// that freeing space, not retrying, mends:
+///
+/// ```swift
+/// do {
+///     try store.write(bytes, at: offset, to: key, generation: generation)
+/// } catch where error.isDiskFull {
+///     // free space; retrying will not help
+/// } catch where error.code == .readOnly {
+///     print(error)   // the cache directory … is open for reading only; run this as …
+/// }
+/// ```
+public struct MediaStoreError: Error, CustomStringConvertible {
+    /// The kinds of store failure.
+    public typealias Code = ErrorCode<MediaStoreError>
+
+    /// What kind of failure it is.
+    public let code: Code
+    /// What happened, and what to do when something can be done.
+    public let message: String
+    /// The resource concerned, when the operation had one.
+    public let key: ResourceKey?
+    /// The cache directory, for ``Code/directoryInUse`` and ``Code/readOnly``.
+    public let path: String?
+    /// The byte ranges concerned: those not cached (``Code/notCached``), the write past the end
+    /// (``Code/beyondEnd``), the span dropped (``Code/dataMissing``).
+    public let ranges: [ByteRange]
+    /// The process that owns the directory, for ``Code/directoryInUse``, when it is known.
+    public let ownerPID: Int32?
+    /// The file or database error that caused this one.
+    public let underlying: (any Error)?
+
+    private init(
+        _ code: Code, _ message: String, key: ResourceKey? = nil, path: String? = nil, ranges: [ByteRange] = [],
+        ownerPID: Int32? = nil, underlying: (any Error)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.key = key
+        self.path = path
+        self.ranges = ranges
+        self.ownerPID = ownerPID
+        self.underlying = underlying
+    }
 
     /// Whether the device or the user's quota is full: freeing space, not retrying, helps.
-    public var isDiskFull: Bool {
-        if case .diskFull = self { return true }
-        return false
+    public var isDiskFull: Bool { code == .diskFull }
+
+    /// The file error that caused this one, when it was a file operation.
+    public var ioError: IOError? { underlying as? IOError }
+
+    public var description: String { message }
+}
+
+extension MediaStoreError {
+    /// The device is full; the write to `key` stored nothing and the index is unchanged.
+    public static func diskFull(key: ResourceKey?, underlying: IOError) -> Self {
+        Self(
+            .diskFull, "disk full while writing \(Self.subject(key)): \(underlying); free space, then try again", key: key,
+            underlying: underlying)
     }
 
-    public var description: String {
-        switch self {
-        case .diskFull(let key, let underlying):
-            return "disk full while writing \(key.map { "resource \($0)" } ?? "the cache"): \(underlying)"
-        case .io(let key, let underlying):
-            return "I/O error on \(key.map { "resource \($0)" } ?? "the cache"): \(underlying)"
-        case .index(let operation, let underlying):
-            return "cache index \(operation) failed: \(underlying)"
-        case .directoryInUse(let path, let ownerPID):
-            let owner = ownerPID.map { "process \($0)" } ?? "another process"
-            return "cache directory \(path) is in use by \(owner); stop it or choose another --cache-dir"
-        case .unknownResource(let key):
-            return "no cached resource \(key)"
-        case .notCached(let key, let missing):
-            return "resource \(key) is missing bytes \(missing.map(\.description).joined(separator: ", "))"
-        case .staleGeneration(let key, let written, let current):
-            return "resource \(key) changed (\(written) -> \(current)); bytes of the old version were not stored"
-        case .invalidContentInfo(let key, let reason):
-            return "invalid content information for \(key): \(reason)"
-        case .beyondEnd(let key, let range, let totalLength):
-            return "write \(range) to \(key) reaches past its length \(totalLength)"
-        case .dataMissing(let key, let range):
-            return "data file of \(key) lacks \(range) recorded in the index; the span was dropped"
-        case .closed:
-            return "the cache store is closed"
-        case .readOnly(let path):
-            return "the cache directory \(path) is open for reading only; run this as a user who may write it"
-        }
+    /// A file operation failed; the operation changed nothing the index records.
+    public static func io(key: ResourceKey?, underlying: IOError) -> Self {
+        Self(.io, "I/O error on \(Self.subject(key)): \(underlying)", key: key, underlying: underlying)
     }
+
+    /// A file error as a full disk or another I/O failure.
+    package static func file(_ error: IOError, key: ResourceKey?) -> Self {
+        error.isDiskFull ? .diskFull(key: key, underlying: error) : .io(key: key, underlying: error)
+    }
+
+    /// The SQLite index could not be read or updated; the index is as it was.
+    public static func index(operation: String, underlying: any Error) -> Self {
+        Self(.index, "cache index \(operation) failed: \(underlying)", underlying: underlying)
+    }
+
+    /// Another process (or another store in this process) owns the cache directory.
+    public static func directoryInUse(path: String, ownerPID: Int32?) -> Self {
+        let owner = ownerPID.map { "process \($0)" } ?? "another process"
+        return Self(
+            .directoryInUse, "cache directory \(path) is in use by \(owner); stop it or choose another --cache-dir", path: path,
+            ownerPID: ownerPID)
+    }
+
+    /// No resource with this key is stored.
+    public static func unknownResource(_ key: ResourceKey) -> Self {
+        Self(.unknownResource, "no cached resource \(key)", key: key)
+    }
+
+    /// Some of the requested bytes are not cached.
+    public static func notCached(key: ResourceKey, missing: [ByteRange]) -> Self {
+        let spans = missing.map(\.description).joined(separator: ", ")
+        return Self(.notCached, "resource \(key) is missing bytes \(spans)", key: key, ranges: missing)
+    }
+
+    /// The bytes were produced for a generation the resource no longer has.
+    public static func staleGeneration(key: ResourceKey, written: Generation, current: Generation) -> Self {
+        Self(.staleGeneration, "resource \(key) changed (\(written) -> \(current)); bytes of the old version were not stored", key: key)
+    }
+
+    /// The origin's description of the resource cannot be stored as it is.
+    public static func invalidContentInfo(key: ResourceKey, reason: String) -> Self {
+        Self(.invalidContentInfo, "invalid content information for \(key): \(reason)", key: key)
+    }
+
+    /// A write reaches past the resource's known total length.
+    public static func beyondEnd(key: ResourceKey, range: ByteRange, totalLength: Int64) -> Self {
+        Self(.beyondEnd, "write \(range) to \(key) reaches past its length \(totalLength)", key: key, ranges: [range])
+    }
+
+    /// The data file holds fewer bytes than the index records; the missing spans were dropped.
+    public static func dataMissing(key: ResourceKey, range: ByteRange) -> Self {
+        Self(.dataMissing, "data file of \(key) lacks \(range) recorded in the index; the span was dropped", key: key, ranges: [range])
+    }
+
+    /// The store was closed.
+    public static var closed: Self { Self(.closed, "the cache store is closed") }
+
+    /// The cache directory was opened for reading only (see ``StoreSnapshot``).
+    public static func readOnly(path: String) -> Self {
+        Self(.readOnly, "the cache directory \(path) is open for reading only; run this as a user who may write it", path: path)
+    }
+
+    private static func subject(_ key: ResourceKey?) -> String {
+        key.map { "resource \($0)" } ?? "the cache"
+    }
+}
+
+extension ErrorCode where Owner == MediaStoreError {
+    /// The device or the user's quota is full.
+    public static var diskFull: Self { Self("diskFull") }
+    /// A file operation failed.
+    public static var io: Self { Self("io") }
+    /// The SQLite index could not be read or updated.
+    public static var index: Self { Self("index") }
+    /// Another process owns the cache directory.
+    public static var directoryInUse: Self { Self("directoryInUse") }
+    /// No resource with the key is stored.
+    public static var unknownResource: Self { Self("unknownResource") }
+    /// Some of the requested bytes are not cached.
+    public static var notCached: Self { Self("notCached") }
+    /// The bytes belong to a generation the resource no longer has.
+    public static var staleGeneration: Self { Self("staleGeneration") }
+    /// The origin's description of the resource cannot be stored.
+    public static var invalidContentInfo: Self { Self("invalidContentInfo") }
+    /// A write reaches past the resource's known length.
+    public static var beyondEnd: Self { Self("beyondEnd") }
+    /// The data file lacks bytes the index records.
+    public static var dataMissing: Self { Self("dataMissing") }
+    /// The store was closed.
+    public static var closed: Self { Self("closed") }
+    /// The cache directory is open for reading only.
+    public static var readOnly: Self { Self("readOnly") }
 }

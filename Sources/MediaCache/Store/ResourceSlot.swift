@@ -57,7 +57,7 @@ final class ResourceSlot: Sendable {
     ) throws(MediaStoreError) -> Result {
         let (file, _) = try use(fileSystem, encryption: nil)
         defer { state.withLock { $0.fileUsers -= 1 } }
-        do throws(IOError) { return try body(file) } catch { throw MediaStoreError(error, key: key) }
+        do throws(IOError) { return try body(file) } catch { throw MediaStoreError.file(error, key: key) }
     }
 
     /// Runs `body` with the open data file of an encrypted store, opening it on first use.
@@ -68,7 +68,7 @@ final class ResourceSlot: Sendable {
         let (_, sealed) = try use(fileSystem, encryption: encryption)
         defer { state.withLock { $0.fileUsers -= 1 } }
         guard let sealed else { preconditionFailure("an encrypted store's file opens sealed") }
-        do throws(IOError) { return try body(sealed) } catch { throw MediaStoreError(error, key: key) }
+        do throws(IOError) { return try body(sealed) } catch { throw MediaStoreError.file(error, key: key) }
     }
 
     /// The open data file (sealed too when `encryption` is given), counted as in use.
@@ -95,7 +95,7 @@ final class ResourceSlot: Sendable {
                 state.fileUsers += 1
                 return (file, state.sealed)
             } catch {
-                throw MediaStoreError(error, key: key)
+                throw MediaStoreError.file(error, key: key)
             }
         }
     }
@@ -126,12 +126,5 @@ final class ResourceSlot: Sendable {
     func retire() {
         state.withLock { $0.isRemoved = true }
         closeFile()
-    }
-}
-
-extension MediaStoreError {
-    /// Classifies a file error as a full disk or another I/O failure.
-    init(_ error: IOError, key: ResourceKey?) {
-        self = error.isDiskFull ? .diskFull(key: key, underlying: error) : .io(key: key, underlying: error)
     }
 }

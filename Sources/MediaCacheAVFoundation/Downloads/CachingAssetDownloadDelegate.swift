@@ -31,16 +31,39 @@ extension CachingAssetDownloadDelegate {
 }
 
 /// Why a download task ended without completing.
-public enum CachingAssetDownloadError: Error, Hashable, CustomStringConvertible {
-    /// ``CachingAssetDownloadTask/cancel()`` removed it.
-    case cancelled
-    /// It failed, for this reason.
-    case failed(String)
+///
+/// ```swift
+/// func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didCompleteWithError error: (any Error)?) {
+///     guard let error = error as? CachingAssetDownloadError, error.code != .cancelled else { return }
+///     show(error.message)   // the segment that failed and why
+/// }
+/// ```
+public struct CachingAssetDownloadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<CachingAssetDownloadError>
 
-    public var description: String {
-        switch self {
-        case .cancelled: "the download was cancelled"
-        case .failed(let reason): reason
-        }
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
     }
+
+    /// ``CachingAssetDownloadTask/cancel()`` removed it.
+    public static var cancelled: Self { Self(.cancelled, "the download was cancelled") }
+
+    /// It failed, for this reason.
+    public static func failed(_ reason: String) -> Self { Self(.failed, reason) }
+
+    public var description: String { message }
+}
+
+extension ErrorCode where Owner == CachingAssetDownloadError {
+    /// The task was cancelled.
+    public static var cancelled: Self { Self("cancelled") }
+    /// The download failed.
+    public static var failed: Self { Self("failed") }
 }

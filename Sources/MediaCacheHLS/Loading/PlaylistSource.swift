@@ -49,11 +49,9 @@ public struct PlaylistSource: Sendable {
             content = try await loader.revalidatedContent(of: url, maximumLength: Playlist.maximumSize, purpose: purpose) {
                 [freshness] body in isDownloaded ? .zero : freshness.maximumAge(of: body)
             }
-        } catch .store(let failure) {
-            return try await uncached(url, storeFailure: failure)
         } catch {
-            // Named, not left to propagate: the compiler fails on a typed catch that is not exhaustive here.
-            throw error
+            guard let failure = error.store else { throw error }
+            return try await uncached(url, storeFailure: failure)
         }
         if let failure = content.staleReason, !isDownloaded, let age = content.age,
             let limit = freshness.maximumStaleAge(of: content.body), age > limit

@@ -1,3 +1,5 @@
+import MediaCache
+
 extension AttributeList {
     /// Parses `NAME=VALUE,NAME="quoted value",…`. Tolerates what real playlists carry: spaces
     /// after commas, lower-case names, a trailing comma.
@@ -38,30 +40,73 @@ extension AttributeList {
 }
 
 /// What is wrong with an attribute list.
-public enum AttributeListError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No attribute at all.
-    case empty
-    /// A name with characters other than letters, digits and `-`, or none.
-    case invalidName(String)
-    /// `NAME` without `=value`, or with an empty value.
-    case missingValue(name: String)
-    /// A quoted string that does not end.
-    case unterminatedQuote(name: String)
-    /// A `"` inside an unquoted value.
-    case unexpectedQuote(name: String)
-    /// Something other than `,` after a value.
-    case expectedComma(after: String)
+///
+/// ```swift
+/// do {
+///     let attributes = try AttributeList(parsing: #"BANDWIDTH=800000,CODECS="avc1"#)
+/// } catch {
+///     print(error)   // the quoted value of CODECS does not end
+/// }
+/// ```
+public struct AttributeListError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<AttributeListError>
 
-    public var description: String {
-        switch self {
-        case .empty: "the attribute list is empty"
-        case .invalidName(let name): "'\(name)' is not an attribute name (letters, digits and -)"
-        case .missingValue(let name): "attribute \(name) has no value"
-        case .unterminatedQuote(let name): "the quoted value of \(name) does not end"
-        case .unexpectedQuote(let name): "the unquoted value of \(name) holds a quote"
-        case .expectedComma(let name): "a comma must follow the value of \(name)"
-        }
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+    /// The attribute concerned, when one can be named.
+    public let name: String?
+
+    private init(_ code: Code, _ message: String, name: String? = nil) {
+        self.code = code
+        self.message = message
+        self.name = name
     }
+
+    /// No attribute at all.
+    public static var empty: Self { Self(.empty, "the attribute list is empty") }
+
+    /// A name with characters other than letters, digits and `-`, or none.
+    public static func invalidName(_ name: String) -> Self {
+        Self(.invalidName, "'\(name)' is not an attribute name (letters, digits and -)", name: name)
+    }
+
+    /// `NAME` without `=value`, or with an empty value.
+    public static func missingValue(name: String) -> Self { Self(.missingValue, "attribute \(name) has no value", name: name) }
+
+    /// A quoted string that does not end.
+    public static func unterminatedQuote(name: String) -> Self {
+        Self(.unterminatedQuote, "the quoted value of \(name) does not end", name: name)
+    }
+
+    /// A `"` inside an unquoted value.
+    public static func unexpectedQuote(name: String) -> Self {
+        Self(.unexpectedQuote, "the unquoted value of \(name) holds a quote", name: name)
+    }
+
+    /// Something other than `,` after a value.
+    public static func expectedComma(after name: String) -> Self {
+        Self(.expectedComma, "a comma must follow the value of \(name)", name: name)
+    }
+
+    public var description: String { message }
+}
+
+extension ErrorCode where Owner == AttributeListError {
+    /// No attribute at all.
+    public static var empty: Self { Self("empty") }
+    /// A name with characters other than letters, digits and `-`.
+    public static var invalidName: Self { Self("invalidName") }
+    /// A name without a value.
+    public static var missingValue: Self { Self("missingValue") }
+    /// A quoted string that does not end.
+    public static var unterminatedQuote: Self { Self("unterminatedQuote") }
+    /// A quote inside an unquoted value.
+    public static var unexpectedQuote: Self { Self("unexpectedQuote") }
+    /// Something other than a comma after a value.
+    public static var expectedComma: Self { Self("expectedComma") }
 }
 
 extension Substring {

@@ -126,7 +126,7 @@ struct ProxyAPI: Sendable {
         do {
             return try body()
         } catch let error as MediaStoreError {
-            guard case .unknownResource = error else { throw error }
+            guard error.code == .unknownResource else { throw error }
             return Response.text(.notFound, "\(error)")
         }
     }

@@ -13,7 +13,7 @@ struct StoreErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as MediaStoreError {
             let status: HTTPResponse.Status =
-                switch error {
+                switch error.code {
                 case .diskFull: HTTPResponse.Status(code: 507)
                 case .closed: .serviceUnavailable
                 default: .internalServerError

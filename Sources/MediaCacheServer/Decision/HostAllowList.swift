@@ -1,4 +1,5 @@
 import Foundation
+import MediaCache
 import MediaCacheAPI
 
 /// The origin hosts a proxy may fetch from: exact names or addresses, or `*.example.com` for
@@ -67,21 +68,51 @@ public struct HostAllowList: Hashable, Sendable {
 }
 
 /// Why an allow-list cannot be built.
-public enum HostAllowListError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A pattern is not a host, `*.`domain, or either with `:port`.
-    case invalidPattern(String)
-    /// No pattern was given.
-    case empty
+///
+/// ```swift
+/// do {
+///     configuration.allowedHosts = try HostAllowList(["cdn.example.com", "*.example.net:8443"])
+/// } catch {
+///     print(error)   // '…' is not a host pattern; give a host name or address, …
+/// }
+/// ```
+public struct HostAllowListError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public typealias Code = ErrorCode<HostAllowListError>
 
-    public var description: String {
-        switch self {
-        case .invalidPattern(let text):
-            "\(text.isEmpty ? "an empty host" : "'\(text)'") is not a host pattern; give a host name or address, "
-                + "optionally with :port, such as cdn.example.com, *.example.com, 127.0.0.1:8081 or [::1]:8081"
-        case .empty:
-            "the allow-list names no host; give at least one, or none at all to allow every host"
-        }
+    /// What kind of failure it is.
+    public let code: Code
+    /// What is wrong, and what to do about it.
+    public let message: String
+    /// The pattern that is not one, for ``Code/invalidPattern``.
+    public let pattern: String?
+
+    private init(_ code: Code, _ message: String, pattern: String? = nil) {
+        self.code = code
+        self.message = message
+        self.pattern = pattern
     }
+
+    /// A pattern is not a host, `*.`domain, or either with `:port`.
+    public static func invalidPattern(_ text: String) -> Self {
+        Self(
+            .invalidPattern,
+            "\(text.isEmpty ? "an empty host" : "'\(text)'") is not a host pattern; give a host name or address, "
+                + "optionally with :port, such as cdn.example.com, *.example.com, 127.0.0.1:8081 or [::1]:8081",
+            pattern: text)
+    }
+
+    /// No pattern was given.
+    public static var empty: Self { Self(.empty, "the allow-list names no host; give at least one, or none at all to allow every host") }
+
+    public var description: String { message }
+}
+
+extension ErrorCode where Owner == HostAllowListError {
+    /// A pattern is not a host, `*.`domain, or either with `:port`.
+    public static var invalidPattern: Self { Self("invalidPattern") }
+    /// No pattern was given.
+    public static var empty: Self { Self("empty") }
 }
 
 extension HostAllowList {

@@ -8,25 +8,19 @@ import MediaCacheAPI
 /// and `500` for the rest.
 extension LoaderError: HTTPResponseError {
     public var status: HTTPResponse.Status {
-        switch self {
-        case .origin(.status(let code, _)): HTTPResponse.Status(code: code)
-        case .origin, .tooLarge: .badGateway
-        case .store(.diskFull): HTTPResponse.Status(code: 507)
-        case .rangeNotSatisfiable, .contentChanged, .cancelled, .store: .internalServerError
-        }
+        if let status = origin?.status { return HTTPResponse.Status(code: status) }
+        if isDiskFull { return HTTPResponse.Status(code: 507) }
+        return code == .origin || code == .tooLarge ? .badGateway : .internalServerError
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response.text(status, message)
+        Response.text(status, answerText)
     }
 
     /// The sentence the answer's body says.
-    var message: String {
-        switch self {
-        case .origin(.status(let code, _)): "origin answered \(code)"
-        case .origin(let failure): "\(failure)"
-        case .tooLarge(let url, let limit): "\(url) is larger than \(ByteCountText.string(limit)); it is not served"
-        default: "\(self)"
-        }
+    var answerText: String {
+        if let status = origin?.status { return "origin answered \(status)" }
+        if code == .tooLarge, let url, let limit { return "\(url) is larger than \(ByteCountText.string(limit)); it is not served" }
+        return message
     }
 }

@@ -3,6 +3,15 @@ import MediaCache
 
 /// Listing, removing and counting cached resources, whether the store is open in this process
 /// or owned by a running server (``ProxyClient``).
+///
+/// ```swift
+/// func report(_ cache: any CacheMaintenance) async throws {
+///     for report in try await cache.entryReports(members: false) { print(report.entry.url, report.entry.cachedBytes) }
+///     print(try await cache.statsReport().usage)
+/// }
+/// try await report(ProxyClient(ServerAnnouncement.read(in: directory)!))   // a running server
+/// try await report(try MediaStore.open(at: directory))                     // no server
+/// ```
 public protocol CacheMaintenance: Sendable {
     /// Every entry with its cached ranges, most recently used first; an HLS asset is one entry,
     /// with its stored resources inside when `members` is set.

@@ -1,4 +1,10 @@
 /// How ``CachingPlayerItem``'s resource loader serves AVPlayer.
+///
+/// ```swift
+/// var configuration = PlaybackCache.Configuration()
+/// configuration.resourceLoading.supersededAllowance = 1 << 20
+/// let cache = PlaybackCache(configuration: configuration)
+/// ```
 public struct ResourceLoadingConfiguration: Sendable {
     /// The most bytes a request for "everything to the end" still gets once a newer data
     /// request of the same asset has arrived, unless AVPlayer cancels it first; then it stops

@@ -1,19 +1,30 @@
 import Foundation
 
-/// What a playlist of an HLS asset plays, as recorded in the store.
-public enum AssetPlaylistKind: String, Hashable, Sendable, Codable, CaseIterable {
+/// What a playlist of an HLS asset plays, as recorded in the store. New kinds may be added
+/// as HLS grows; a `switch` over one needs a `default`.
+public struct AssetPlaylistKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The kind's name, as the store and the API spell it.
+    public let rawValue: String
+
+    /// The kind called `rawValue`; a name this version does not know is kept as it is.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
     /// A media playlist played on its own, with no multivariant playlist above it.
-    case media
+    public static let media = Self(rawValue: "media")
     /// A variant stream (`EXT-X-STREAM-INF`).
-    case variant
+    public static let variant = Self(rawValue: "variant")
     /// An I-frame variant (`EXT-X-I-FRAME-STREAM-INF`).
-    case iFrame = "i-frame"
+    public static let iFrame = Self(rawValue: "i-frame")
     /// An audio rendition (`EXT-X-MEDIA:TYPE=AUDIO`).
-    case audio
+    public static let audio = Self(rawValue: "audio")
     /// A video rendition.
-    case video
+    public static let video = Self(rawValue: "video")
     /// A subtitle rendition.
-    case subtitles
+    public static let subtitles = Self(rawValue: "subtitles")
+
+    public var description: String { rawValue }
 }
 
 /// A media playlist of an asset: what a multivariant playlist lists.
@@ -35,11 +46,24 @@ public struct AssetPlaylist: Hashable, Sendable {
 
 /// A resource a media playlist names: a segment, a key or an init section.
 public struct AssetMember: Hashable, Sendable {
-    /// What the resource is to the playlist.
-    public enum Role: String, Hashable, Sendable, Codable {
-        case segment
-        case key
-        case initSection = "init-section"
+    /// What the resource is to the playlist. New roles may be added as HLS grows.
+    public struct Role: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The role's name, as the store spells it.
+        public let rawValue: String
+
+        /// The role called `rawValue`; a name this version does not know is kept as it is.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// A media segment.
+        public static let segment = Self(rawValue: "segment")
+        /// A decryption key (`EXT-X-KEY`).
+        public static let key = Self(rawValue: "key")
+        /// An initialization section (`EXT-X-MAP`).
+        public static let initSection = Self(rawValue: "init-section")
+
+        public var description: String { rawValue }
     }
 
     /// Its URL, resolved.

@@ -2,6 +2,12 @@ import Foundation
 
 /// One offline download as ``DownloadManager`` reports it: what it fetches, where it is, and
 /// its progress in bytes, segments and seconds.
+///
+/// ```swift
+/// for await download in await downloads.updates() where download.id == film.id {
+///     print(download.state, download.bytesDone, "of", download.bytesExpected ?? 0)
+/// }
+/// ```
 public struct Download: Hashable, Sendable, Codable, Identifiable {
     /// A stable identifier.
     public var id: String

@@ -56,6 +56,25 @@ public struct DownloadPlan: Sendable {
 /// Plans downloads of URLs that are more than one resource, such as HLS presentations
 /// (`MediaCacheHLS`'s `HLSDownloadPlanner`). A ``DownloadManager`` asks its planners in order;
 /// the first plan wins, and without one the URL is downloaded as one file.
+///
+/// ```swift
+/// /// Downloads an episode with its chapter images, listed in a JSON beside it.
+/// struct EpisodePlanner: DownloadPlanner {
+///     func plan(_ download: Download, loader: MediaLoader) async throws -> (DownloadPlan, ResolvedSelection)? {
+///         guard download.url.pathExtension == "m4a" else { return nil }
+///         let images = try await chapterImages(of: download.url, loader: loader)   // read with .download
+///         let units = ([download.url] + images).map {
+///             DownloadPlan.Unit(target: PreloadTarget(url: $0), spans: [], isSegment: false)
+///         }
+///         let plan = DownloadPlan(playlists: [], units: units, duration: 0, estimatedBytes: nil)
+///         return (plan, ResolvedSelection(playlists: []))
+///     }
+///
+///     func check(_ selection: DownloadSelection, of url: URL, loader: MediaLoader) async throws -> Bool {
+///         url.pathExtension == "m4a"   // an episode has no variants or renditions to refuse
+///     }
+/// }
+/// ```
 public protocol DownloadPlanner: Sendable {
     /// The plan for `download` and the selection it resolved to (added to what was resolved
     /// before), or `nil` to leave the URL to the next planner.

@@ -48,17 +48,13 @@ struct EvictionPlanner {
 
     private func isOverSize(bytes: Int64, entries: Int) -> Bool {
         policy.limits.contains { limit in
-            switch limit {
-            case .totalBytes(let maxBytes): bytes > maxBytes
-            case .entryCount(let maxCount): entries > maxCount
-            case .age: false
-            }
+            limit.maximumBytes.map { bytes > $0 } ?? false || limit.maximumCount.map { entries > $0 } ?? false
         }
     }
 
     private func isTooOld(_ lastAccess: Date, now: Date) -> Bool {
         policy.limits.contains { limit in
-            guard case .age(let maxAge) = limit else { return false }
+            guard let maxAge = limit.maximumAge else { return false }
             return lastAccess < now.addingTimeInterval(-maxAge.timeInterval)
         }
     }

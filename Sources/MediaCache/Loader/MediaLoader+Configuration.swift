@@ -61,22 +61,32 @@ extension MediaLoader {
 ///
 /// Attempts count consecutive failures without progress: a transfer that delivered bytes
 /// before it dropped starts counting again.
-public enum RetryPolicy: Hashable, Sendable {
-    /// Never retry.
-    case never
+///
+/// ```swift
+/// configuration.retry = .exponential(attempts: 8, initial: .milliseconds(250), maximum: .seconds(5))
+/// configuration.retry = .never
+/// ```
+public struct RetryPolicy: Hashable, Sendable {
+    /// Tries in all, the first one included; 1 never retries.
+    public var attempts: Int
+    /// The wait before the first retry; each later one waits twice as long.
+    public var initialDelay: Duration
+    /// The longest wait between two tries.
+    public var maximumDelay: Duration
+
     /// Up to `attempts` tries, waiting `initial`, then twice as long each time, at most `maximum`.
-    case exponential(attempts: Int, initial: Duration, maximum: Duration)
+    public static func exponential(attempts: Int, initial: Duration, maximum: Duration) -> Self {
+        Self(attempts: attempts, initialDelay: initial, maximumDelay: maximum)
+    }
+
+    /// Never retry.
+    public static let never = Self(attempts: 1, initialDelay: .zero, maximumDelay: .zero)
 
     /// The wait before try number `attempt` (2 for the first retry), or `nil` to give up.
     func delay(beforeAttempt attempt: Int) -> Duration? {
-        switch self {
-        case .never:
-            return nil
-        case .exponential(let attempts, let initial, let maximum):
-            guard attempt <= attempts else { return nil }
-            let factor = 1 << min(attempt - 2, 20)
-            return min(initial * factor, maximum)
-        }
+        guard attempt <= attempts else { return nil }
+        let factor = 1 << min(max(attempt - 2, 0), 20)
+        return min(initialDelay * factor, maximumDelay)
     }
 }
 

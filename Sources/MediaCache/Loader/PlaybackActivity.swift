@@ -6,6 +6,11 @@ import Foundation
 /// Preloads call ``waitUntilQuiet(for:)`` before each step: it returns once no player
 /// has waited for `quietPeriod`, so a stream that waits between every chunk keeps preloads
 /// paused throughout.
+///
+/// ```swift
+/// // work of your own that must not compete with playback, between two steps:
+/// try await loader.playback.waitUntilQuiet(for: .milliseconds(500))
+/// ```
 public final class PlaybackActivity: Sendable {
     private struct State {
         var waiting = 0

@@ -6,6 +6,21 @@ import Foundation
 /// proxy on Linux) and `URLSessionOrigin` in `MediaCacheURLSession` (an app's own `URLSession`,
 /// the default on Apple platforms). `MediaCacheTesting` has a loopback test server to point
 /// them at. Every byte any reader gets passes through one.
+///
+/// An origin of your own usually wraps one of them, for example to sign each request:
+///
+/// ```swift
+/// struct SigningOrigin: MediaOrigin {
+///     let base: HTTPOrigin
+///     let signer: URLSigner
+///
+///     func fetch(_ request: OriginRequest) async throws -> sending OriginResponse {
+///         var signed = request
+///         signed.url = signer.sign(request.url)   // the cache key stays the unsigned URL
+///         return try await base.fetch(signed)
+///     }
+/// }
+/// ```
 public protocol MediaOrigin: Sendable {
     /// Sends `request` and returns once the response head has arrived; the body streams
     /// from ``OriginResponse/body``. Cancelling the calling task stops the transfer.

@@ -2,6 +2,12 @@ import Foundation
 
 /// What a preload of one resource is doing, as ``Preloader/jobs`` and
 /// ``Preloader/updates()`` report it.
+///
+/// ```swift
+/// for await job in await preloader.updates() where job.state == .finished {
+///     print("\(job.url) is ready: \(job.bytesDone) bytes")
+/// }
+/// ```
 public struct PreloadJob: Hashable, Sendable, Codable {
     /// Where a job is in its life.
     public enum State: String, Hashable, Sendable, Codable {

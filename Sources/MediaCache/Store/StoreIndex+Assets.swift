@@ -120,13 +120,13 @@ extension StoreIndex {
                 AssetRows.Playlist(
                     assetID: $0["asset_id"],
                     row: PlaylistRow(
-                        key: ResourceKey($0["key"]), url: $0["url"], kind: AssetPlaylistKind(rawValue: $0["kind"]) ?? .media,
+                        key: ResourceKey($0["key"]), url: $0["url"], kind: AssetPlaylistKind(rawValue: $0["kind"]),
                         name: $0["name"]))
             }
             rows.members = try Row.fetchAll(db, sql: "SELECT asset_id, playlist_key, key, role FROM asset_member ORDER BY rowid").map {
                 AssetRows.Member(
                     assetID: $0["asset_id"], playlistKey: ResourceKey($0["playlist_key"]), key: ResourceKey($0["key"]),
-                    role: AssetMember.Role(rawValue: $0["role"]) ?? .segment)
+                    role: AssetMember.Role(rawValue: $0["role"]))
             }
             let seconds = try Row.fetchAll(
                 db,

@@ -6,6 +6,22 @@ import MediaCacheHLS
 /// `AVAssetDownloadDelegate`. Every method has an empty default; calls come on no particular
 /// thread, one at a time per session. There is no `willDownloadTo`: a download's bytes live in
 /// the cache, with no location of its own to keep or delete.
+///
+/// ```swift
+/// final class Downloads: CachingAssetDownloadDelegate {
+///     func session(
+///         _ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didLoad timeRange: Range<Double>,
+///         totalTimeRangesLoaded loadedTimeRanges: [Range<Double>], timeRangeExpectedToLoad: Range<Double>
+///     ) {
+///         let loaded = loadedTimeRanges.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
+///         show(progress: loaded / (timeRangeExpectedToLoad.upperBound - timeRangeExpectedToLoad.lowerBound))
+///     }
+///
+///     func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didCompleteWithError error: (any Error)?) {
+///         show(error.map { "\($0)" } ?? "ready offline")
+///     }
+/// }
+/// ```
 public protocol CachingAssetDownloadDelegate: AnyObject, Sendable {
     /// The selection resolved against the playlist, automatic choices included.
     func session(_ session: ForegroundAssetDownloadSession, task: CachingAssetDownloadTask, didResolve selection: ResolvedSelection)

@@ -5,6 +5,16 @@ import MediaCacheHLS
 /// One download, in the shape of `AVAssetDownloadTask`: created suspended by
 /// ``ForegroundAssetDownloadSession/makeAssetDownloadTask(downloadConfiguration:)``, started with
 /// ``resume()``, paused with ``suspend()``, removed with ``cancel()``.
+///
+/// ```swift
+/// let session = ForegroundAssetDownloadSession(delegate: downloads)
+/// let task = try await session.makeAssetDownloadTask(
+///     downloadConfiguration: CachingAssetDownloadConfiguration(url: filmURL, title: "Film"))
+/// try await task.resume()
+/// // later
+/// try await task.suspend()
+/// player.replaceCurrentItem(with: CachingPlayerItem(asset: task.urlAsset))   // plays what is stored
+/// ```
 public final class CachingAssetDownloadTask: Sendable, Hashable {
     /// The download's identifier, stable across launches.
     public let taskIdentifier: String

@@ -137,9 +137,9 @@ public struct ProxyClientError: Error, Hashable, Sendable, CustomStringConvertib
     public let code: Code
     /// What is wrong, and what to do about it.
     public let message: String
-    /// The status the server answered with, for ``Code/status``.
+    /// The status the server answered with, for the code `status`.
     public let status: Int?
-    /// The API path called, for ``Code/invalidAnswer``.
+    /// The API path called, for the code `invalidAnswer`.
     public let path: String?
 
     private init(_ code: Code, _ message: String, status: Int? = nil, path: String? = nil) {

@@ -27,7 +27,7 @@ public struct DownloadError: Error, Hashable, CustomStringConvertible {
     /// The resources concerned: the live playlist, the resource that failed, those not stored
     /// in full.
     public let urls: [URL]
-    /// The store's failure, for ``Code/diskFull``.
+    /// The store's failure, for the code `diskFull`.
     public let store: MediaStoreError?
 
     private init(_ code: Code, _ message: String, urls: [URL] = [], store: MediaStoreError? = nil) {

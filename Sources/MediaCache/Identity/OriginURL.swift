@@ -82,7 +82,7 @@ public struct OriginURLError: Error, Hashable, Sendable, CustomStringConvertible
     public let code: Code
     /// What is wrong, and what to do about it.
     public let message: String
-    /// The URL as it was given; for ``Code/credentials``, only its host (the rest is a secret).
+    /// The URL as it was given; for `credentials`, only its host (the rest is a secret).
     public let text: String
 
     private init(_ code: Code, _ message: String, text: String) {

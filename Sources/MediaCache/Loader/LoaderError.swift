@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a read or a content-information request failed.
 ///
-/// An origin's failure and a store's failure come as ``Code/origin`` and ``Code/store``, with
+/// An origin's failure and a store's failure come with the codes `origin` and `store`, with
 /// the ``OriginError`` or ``MediaStoreError`` as ``underlying``:
 ///
 /// ```swift
@@ -26,9 +26,9 @@ public struct LoaderError: Error, CustomStringConvertible {
     public let url: URL?
     /// The resource's key, when the failure concerns a stored resource.
     public let key: ResourceKey?
-    /// The resource's length, for ``Code/rangeNotSatisfiable``.
+    /// The resource's length, for the code `rangeNotSatisfiable`.
     public let totalLength: Int64?
-    /// The most bytes the caller accepts, for ``Code/tooLarge``.
+    /// The most bytes the caller accepts, for the code `tooLarge`.
     public let limit: Int64?
     /// The error that caused this one: an ``OriginError`` or a ``MediaStoreError``.
     public let underlying: (any Error)?
@@ -46,10 +46,10 @@ public struct LoaderError: Error, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// The origin's failure, for ``Code/origin``.
+    /// The origin's failure, for the code `origin`.
     public var origin: OriginError? { underlying as? OriginError }
 
-    /// The store's failure, for ``Code/store``.
+    /// The store's failure, for the code `store`.
     public var store: MediaStoreError? { underlying as? MediaStoreError }
 
     /// Whether the store could not keep the bytes because the disk is full.

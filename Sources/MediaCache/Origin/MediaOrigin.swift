@@ -170,9 +170,9 @@ public struct OriginError: Error, Hashable, CustomStringConvertible {
     public let message: String
     /// The resource asked for.
     public let url: URL
-    /// The HTTP status the origin answered with, for ``Code/status``.
+    /// The HTTP status the origin answered with, for the code `status`.
     public let status: Int?
-    /// The error the transport reported, for ``Code/transport``, when there was one.
+    /// The error the transport reported, for the code `transport`, when there was one.
     public let underlying: (any Error)?
 
     private init(_ code: Code, _ message: String, url: URL, status: Int? = nil, underlying: (any Error)? = nil) {

@@ -22,12 +22,12 @@ public struct MediaStoreError: Error, CustomStringConvertible {
     public let message: String
     /// The resource concerned, when the operation had one.
     public let key: ResourceKey?
-    /// The cache directory, for ``Code/directoryInUse`` and ``Code/readOnly``.
+    /// The cache directory, for the codes `directoryInUse` and `readOnly`.
     public let path: String?
-    /// The byte ranges concerned: those not cached (``Code/notCached``), the write past the end
-    /// (``Code/beyondEnd``), the span dropped (``Code/dataMissing``).
+    /// The byte ranges concerned: those not cached (`notCached`), the write past the end
+    /// (`beyondEnd`), the span dropped (`dataMissing`).
     public let ranges: [ByteRange]
-    /// The process that owns the directory, for ``Code/directoryInUse``, when it is known.
+    /// The process that owns the directory, for the code `directoryInUse`, when it is known.
     public let ownerPID: Int32?
     /// The file or database error that caused this one.
     public let underlying: (any Error)?

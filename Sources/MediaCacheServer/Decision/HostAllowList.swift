@@ -84,7 +84,7 @@ public struct HostAllowListError: Error, Hashable, Sendable, CustomStringConvert
     public let code: Code
     /// What is wrong, and what to do about it.
     public let message: String
-    /// The pattern that is not one, for ``Code/invalidPattern``.
+    /// The pattern that is not one, for the code `invalidPattern`.
     public let pattern: String?
 
     private init(_ code: Code, _ message: String, pattern: String? = nil) {

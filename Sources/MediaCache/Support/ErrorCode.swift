@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// do {
-///     try await store.write(data, to: key, at: 0)
+///     try store.write(bytes, at: 0, to: key, generation: generation)
 /// } catch let error as MediaStoreError where error.code == .diskFull {
 ///     // free space; retrying will not help
 /// }

@@ -123,21 +123,22 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The allow-list the options give, `nil` when none was given.
     func allowList() throws -> HostAllowList? {
-        guard !allowedHosts.isEmpty else { return nil }
-        do {
-            return try HostAllowList(Self.commaSeparated(allowedHosts))
-        } catch {
-            throw ValidationError("--allow-host: \(error)")
-        }
+        try Self.list(allowedHosts, option: "--allow-host") { try HostAllowList($0) }
     }
 
     /// The CORS allow-list the options give, `nil` when none was given.
     func corsAllowList() throws -> CORSAllowList? {
-        guard !corsOrigins.isEmpty else { return nil }
+        try Self.list(corsOrigins, option: "--cors-origin") { try CORSAllowList($0) }
+    }
+
+    /// What `make` builds of the values given as `option`, `nil` when none was given; its error
+    /// names the option.
+    private static func list<List>(_ values: [String], option: String, _ make: ([String]) throws -> List) throws -> List? {
+        guard !values.isEmpty else { return nil }
         do {
-            return try CORSAllowList(Self.commaSeparated(corsOrigins))
+            return try make(commaSeparated(values))
         } catch {
-            throw ValidationError("--cors-origin: \(error)")
+            throw ValidationError("\(option): \(error)")
         }
     }
 

@@ -7,7 +7,7 @@ import NIOHTTP1
 import NIOPosix
 import Tracing
 
-/// The real origin: HTTP/1.1 and HTTPS through ``OriginClient``, redirects followed.
+/// The real origin: HTTP/1.1 and HTTPS through `OriginClient`, redirects followed.
 ///
 /// An app that bootstraps a tracer (swift-distributed-tracing's `InstrumentationSystem`) before
 /// creating the origin gets a span for each origin request; without one, no request builds a
@@ -58,7 +58,7 @@ public final class HTTPOrigin: MediaOrigin {
     }
 
     /// Creates an origin whose connections run on `eventLoopGroup`. A request asked from one of
-    /// its loops is made there (``OriginClient/loop(for:)``): `mediacache serve` passes the
+    /// its loops is made there (`OriginClient.loop(for:)`): `mediacache serve` passes the
     /// loops of its client connections, so that a miss's request leaves from, and its answer is
     /// read on, the thread of the connection that asked.
     package convenience init(configuration: Configuration = Configuration(), eventLoopGroup: any EventLoopGroup) {
@@ -134,7 +134,7 @@ public final class HTTPOrigin: MediaOrigin {
 }
 
 extension HTTPOrigin {
-    /// The event loop `url`'s transfers run on when asked from here (``OriginClient/loop(for:)``):
+    /// The event loop `url`'s transfers run on when asked from here (`OriginClient.loop(for:)`):
     /// a fetch's request is made there and its head read and recorded there, without a
     /// hand-over between threads.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, visionOS 2.0, macCatalyst 18.0, *)

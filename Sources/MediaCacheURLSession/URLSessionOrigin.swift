@@ -17,12 +17,12 @@ import MediaCache
 /// ```
 ///
 /// It fetches through a session of its own made from the one given: the same configuration,
-/// and a delegate (``SessionRouter``) that streams each body and passes authentication
+/// and a delegate (`SessionRouter`) that streams each body and passes authentication
 /// challenges and redirects to the given session's delegate, which sees that session in its
 /// calls. Each request bypasses the session's URL cache (MediaCache is the cache) and asks for the
 /// bytes as they are (`Accept-Encoding: identity`), so that ranges and lengths mean bytes of
 /// the file. Redirects are followed by the session (its delegate may refuse them); the final
-/// URL is recorded. Headers given per server (``OriginHeaders``) are added to each request.
+/// URL is recorded. Headers given per server (`OriginHeaders`) are added to each request.
 public final class URLSessionOrigin: MediaOrigin {
     /// The configuration requests go out with: the given session's.
     public var configuration: URLSessionConfiguration { session.configuration }

@@ -86,7 +86,7 @@ extension DownloadManager {
         return unit
     }
 
-    /// ``DownloadError/diskFull(key:underlying:)`` when `error` is or carries a full disk.
+    /// ``DownloadError/diskFull(_:)`` when `error` is or carries a full disk.
     private static func diskFull(in error: any Error) -> DownloadError? {
         switch error {
         case let error as MediaStoreError where error.isDiskFull:

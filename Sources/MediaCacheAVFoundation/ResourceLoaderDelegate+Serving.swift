@@ -139,7 +139,7 @@ extension ResourceLoaderDelegate {
         case let error as PlaybackCacheError: error
         case let error as PlaylistError: error
         case let error as MediaStoreError: LoaderError.store(error)
-        default: LoaderError.origin(.transport("\(error)", url: url, underlying: error))
+        default: LoaderError.origin(OriginError.failure(error, url: url))
         }
     }
 }

@@ -34,7 +34,7 @@ struct UncachedRelay: Sendable {
         do {
             response = try await origin.fetch(asked)
         } catch {
-            throw LoaderError.origin(error as? OriginError ?? .transport("\(error)", url: url, underlying: error))
+            throw LoaderError.origin(OriginError.failure(error, url: url))
         }
         var headers = ProxyResponder.headers(for: response.info)
         let total = response.info.totalLength.map(String.init) ?? "*"
@@ -81,7 +81,7 @@ struct UncachedRelay: Sendable {
         do {
             response = try await origin.fetch(OriginRequest(url: url, bytes: ByteRequest(offset: position, end: end), ifRange: validator))
         } catch {
-            throw LoaderError.origin(error as? OriginError ?? .transport("\(error)", url: url, underlying: error))
+            throw LoaderError.origin(OriginError.failure(error, url: url))
         }
         switch response.kind {
         case .partial(position, _):

@@ -88,15 +88,8 @@ extension DownloadManager {
 
     /// ``DownloadError/diskFull(_:)`` when `error` is or carries a full disk.
     private static func diskFull(in error: any Error) -> DownloadError? {
-        switch error {
-        case let error as MediaStoreError where error.isDiskFull:
-            .diskFull(error)
-        case let error as LoaderError where error.isDiskFull:
-            error.store.map(DownloadError.diskFull)
-        case let error as DownloadError where error.code == .diskFull:
-            error
-        default: nil
-        }
+        if let error = error as? DownloadError { return error.code == .diskFull ? error : nil }
+        return error.fullDisk.map(DownloadError.diskFull)
     }
 
     /// Bytes a transfer stores between commits: what a power loss can cost a download again

@@ -90,7 +90,7 @@ package struct TargetFetcher: Sendable {
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 // Retrying cannot make room: every try would fetch bytes only to lose them.
-                if error.isDiskFull { throw error }
+                if error.fullDisk != nil { throw error }
                 failures = progressed ? 1 : failures + 1
                 guard failures < policy.attempts else { throw error }
                 try await Task.sleep(for: min(policy.initialBackoff * (1 << min(failures - 1, 16)), policy.maximumBackoff))
@@ -113,12 +113,10 @@ package struct TargetFetcher: Sendable {
 }
 
 extension Error {
-    /// Whether this is, or carries, a full disk.
-    package var isDiskFull: Bool {
-        switch self as any Error {
-        case let error as MediaStoreError: error.isDiskFull
-        case let error as LoaderError: error.isDiskFull
-        default: false
-        }
+    /// The store's full-disk failure this is or carries (a loader's store failure), `nil` for
+    /// any other error.
+    package var fullDisk: MediaStoreError? {
+        let store = self as? MediaStoreError ?? (self as? LoaderError)?.store
+        return store?.isDiskFull == true ? store : nil
     }
 }

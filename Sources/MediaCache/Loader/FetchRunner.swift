@@ -173,7 +173,7 @@ struct FetchRunner: Sendable {
             response = try await loader.origin.fetch(request)
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
-            let failure = error as? OriginError ?? .transport("\(error)", url: url, underlying: error)
+            let failure = OriginError.failure(error, url: url)
             guard failure.isTransient else { throw .origin(failure) }
             return .broken(failure, position: requested)
         }
@@ -228,7 +228,7 @@ struct FetchRunner: Sendable {
         } catch {
             if Task.isCancelled { return .finished(endOfResource: nil) }
             if !isCreated, try await !createBeforeRetrying(response.info) { return .finished(endOfResource: nil) }
-            return .broken(error as? OriginError ?? .transport("\(error)", url: url, underlying: error), position: position)
+            return .broken(OriginError.failure(error, url: url), position: position)
         }
         if stoppedEarly { return .finished(endOfResource: nil) }
         if let limit = accepted.limit, position < limit {

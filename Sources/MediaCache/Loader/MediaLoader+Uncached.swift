@@ -24,7 +24,7 @@ extension MediaLoader {
         } catch let error as LoaderError {
             throw error
         } catch {
-            throw .origin(error as? OriginError ?? .transport("\(error)", url: url, underlying: error))
+            throw .origin(OriginError.failure(error, url: url))
         }
     }
 }

@@ -14,7 +14,7 @@ extension ResourceLoader {
         do {
             return try await task.value
         } catch {
-            throw error as? LoaderError ?? .origin(.transport("\(error)", url: url, underlying: error))
+            throw error as? LoaderError ?? .origin(OriginError.failure(error, url: url))
         }
     }
 
@@ -71,7 +71,7 @@ extension ResourceLoader {
             do {
                 return try await origin.fetch(request)
             } catch {
-                let failure = error as? OriginError ?? .transport("\(error)", url: url, underlying: error)
+                let failure = OriginError.failure(error, url: url)
                 attempt += 1
                 guard failure.isTransient, let delay = configuration.retry.delay(beforeAttempt: attempt) else {
                     throw .origin(failure)

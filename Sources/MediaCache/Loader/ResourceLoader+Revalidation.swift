@@ -13,7 +13,7 @@ extension ResourceLoader {
         do {
             return try await task.value
         } catch {
-            throw error as? LoaderError ?? .origin(.transport("\(error)", url: url, underlying: error))
+            throw error as? LoaderError ?? .origin(OriginError.failure(error, url: url))
         }
     }
 
@@ -34,7 +34,7 @@ extension ResourceLoader {
         do {
             response = try await origin.fetch(request)
         } catch {
-            let failure = error as? OriginError ?? .transport("\(error)", url: url, underlying: error)
+            let failure = OriginError.failure(error, url: url)
             return try stale(stored, failure)
         }
         if case .notModified = response.kind {
@@ -143,7 +143,7 @@ extension ResourceLoader {
         } catch let error as LoaderError {
             throw error
         } catch {
-            throw .origin(error as? OriginError ?? .transport("\(error)", url: url, underlying: error))
+            throw .origin(OriginError.failure(error, url: url))
         }
         return body
     }

@@ -199,6 +199,12 @@ public struct OriginError: Error, Hashable, CustomStringConvertible {
         OriginError(.invalidResponse, "invalid response from \(url): \(reason)", url: url)
     }
 
+    /// `error` as an origin failure: itself when it is one, else a transport failure that names
+    /// it, so that whatever a fetch threw reaches the reader with the URL.
+    package static func failure(_ error: any Error, url: URL) -> OriginError {
+        error as? OriginError ?? .transport("\(error)", url: url, underlying: error)
+    }
+
     /// Whether trying again may succeed: transport failures and 408, 429, 500, 502, 503, 504.
     public var isTransient: Bool {
         if code == .transport { return true }

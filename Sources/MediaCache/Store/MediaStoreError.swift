@@ -6,9 +6,9 @@
 /// ```swift
 /// do {
 ///     try store.write(bytes, at: offset, to: key, generation: generation)
-/// } catch where error.isDiskFull {
+/// } catch  where error.isDiskFull {
 ///     // free space; retrying will not help
-/// } catch where error.code == .readOnly {
+/// } catch  where error.code == .readOnly {
 ///     print(error)   // the cache directory … is open for reading only; run this as …
 /// }
 /// ```
